@@ -1,0 +1,464 @@
+//! The arena document: nodes in depth-first pre-order, addressed by `u32` ids.
+//!
+//! Pre-order numbering is the central invariant: a node's subtree is the contiguous id range
+//! `id..subtree_end(id)`, its first child (if any) is `id + 1`, and its next sibling (if any) is
+//! `subtree_end(id)`. Per-subtree aggregates therefore need no recursion: a reverse scan over
+//! the ids visits every child before its parent.
+
+use std::ops::Range;
+
+use encoding_rs::Encoding;
+use markup5ever::{LocalName, Namespace};
+
+use crate::encoding::EncodingSource;
+
+/// The id of a node in a [`Document`]: its position in depth-first pre-order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root (document) node of every document.
+    pub const ROOT: NodeId = NodeId(0);
+
+    /// The id as an index into per-node vectors.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// The root; exactly one, with id 0.
+    Document,
+    /// `<!DOCTYPE ...>`.
+    Doctype,
+    /// An element; see [`Document::tag`] and [`Document::attrs`].
+    Element,
+    /// Character data; see [`Document::text`].
+    Text,
+    /// A comment; [`Document::text`] gives its data.
+    Comment,
+    /// A processing instruction (only in foreign content).
+    ProcessingInstruction,
+}
+
+/// The namespace of an element, reduced to the three that occur in HTML documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementNs {
+    /// The HTML namespace.
+    Html,
+    /// Inline `<svg>`.
+    Svg,
+    /// Inline `<math>`.
+    MathMl,
+    /// Anything else.
+    Other,
+}
+
+impl ElementNs {
+    pub(crate) fn from_namespace(ns: &Namespace) -> ElementNs {
+        match &**ns {
+            "http://www.w3.org/1999/xhtml" => ElementNs::Html,
+            "http://www.w3.org/2000/svg" => ElementNs::Svg,
+            "http://www.w3.org/1998/Math/MathML" => ElementNs::MathMl,
+            _ => ElementNs::Other,
+        }
+    }
+}
+
+/// One attribute of an element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attr {
+    /// The attribute's name, lower-cased by the parser for HTML elements.
+    pub name: LocalName,
+    /// The attribute's value, with character references decoded.
+    pub value: Box<str>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) kind: NodeKind,
+    pub(crate) ns: ElementNs,
+    pub(crate) parent: u32,
+    pub(crate) subtree_end: u32,
+    pub(crate) depth: u32,
+    pub(crate) line: u32,
+    /// For elements the range into `attrs`; for text and comments the byte range into `text`.
+    pub(crate) data: (u32, u32),
+    pub(crate) name: LocalName,
+}
+
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// A parsed HTML document.
+///
+/// Built by [`crate::parse`]; immutable afterwards. All accessors take a [`NodeId`] and are O(1)
+/// except where noted.
+pub struct Document {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) attrs: Vec<Attr>,
+    pub(crate) text: String,
+    pub(crate) encoding: &'static Encoding,
+    pub(crate) encoding_source: EncodingSource,
+    pub(crate) had_decode_errors: bool,
+    pub(crate) source_len: usize,
+    pub(crate) reparented: usize,
+}
+
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document")
+            .field("nodes", &self.nodes.len())
+            .field("encoding", &self.encoding.name())
+            .field("source_len", &self.source_len)
+            .finish()
+    }
+}
+
+impl Document {
+    /// Number of nodes, including the root.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Always false: a document has at least its root node.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// All node ids in document (pre-)order.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
+        (0..self.nodes.len() as u32).map(NodeId)
+    }
+
+    /// The node's kind.
+    #[inline]
+    pub fn kind(&self, id: NodeId) -> NodeKind {
+        self.nodes[id.index()].kind
+    }
+
+    /// True for element nodes.
+    #[inline]
+    pub fn is_element(&self, id: NodeId) -> bool {
+        self.kind(id) == NodeKind::Element
+    }
+
+    /// True for text nodes.
+    #[inline]
+    pub fn is_text(&self, id: NodeId) -> bool {
+        self.kind(id) == NodeKind::Text
+    }
+
+    /// The element's local name (lower-case for HTML elements); empty for other nodes.
+    #[inline]
+    pub fn tag(&self, id: NodeId) -> &str {
+        &self.nodes[id.index()].name
+    }
+
+    /// The element's local name as an interned atom, for fast comparisons with `local_name!`.
+    #[inline]
+    pub fn tag_atom(&self, id: NodeId) -> &LocalName {
+        &self.nodes[id.index()].name
+    }
+
+    /// True if `id` is an HTML element with the given (lower-case) local name.
+    #[inline]
+    pub fn is_tag(&self, id: NodeId, name: &str) -> bool {
+        let n = &self.nodes[id.index()];
+        n.kind == NodeKind::Element && &*n.name == name
+    }
+
+    /// The element's namespace.
+    #[inline]
+    pub fn namespace(&self, id: NodeId) -> ElementNs {
+        self.nodes[id.index()].ns
+    }
+
+    /// The element's attributes in source order; empty for other nodes.
+    pub fn attrs(&self, id: NodeId) -> &[Attr] {
+        let n = &self.nodes[id.index()];
+        if n.kind == NodeKind::Element {
+            &self.attrs[n.data.0 as usize..n.data.1 as usize]
+        } else {
+            &[]
+        }
+    }
+
+    /// The value of the named attribute, if present.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.attrs(id)
+            .iter()
+            .find(|a| &*a.name == name)
+            .map(|a| &*a.value)
+    }
+
+    /// The data of a text or comment node (or the name of a doctype); empty otherwise.
+    #[inline]
+    pub fn text(&self, id: NodeId) -> &str {
+        let n = &self.nodes[id.index()];
+        match n.kind {
+            NodeKind::Text
+            | NodeKind::Comment
+            | NodeKind::Doctype
+            | NodeKind::ProcessingInstruction => &self.text[n.data.0 as usize..n.data.1 as usize],
+            _ => "",
+        }
+    }
+
+    /// The parent, or `None` for the root.
+    #[inline]
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        let p = self.nodes[id.index()].parent;
+        (p != NO_PARENT).then_some(NodeId(p))
+    }
+
+    /// One past the last id of the node's subtree: the subtree is `id..subtree_end(id)`.
+    #[inline]
+    pub fn subtree_end(&self, id: NodeId) -> NodeId {
+        NodeId(self.nodes[id.index()].subtree_end)
+    }
+
+    /// The ids of the node and all its descendants, in document order.
+    #[inline]
+    pub fn subtree(
+        &self,
+        id: NodeId,
+    ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
+        (id.0..self.nodes[id.index()].subtree_end).map(NodeId)
+    }
+
+    /// The ids of the node's descendants (not the node itself).
+    #[inline]
+    pub fn descendants(
+        &self,
+        id: NodeId,
+    ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
+        (id.0 + 1..self.nodes[id.index()].subtree_end).map(NodeId)
+    }
+
+    /// Whether `ancestor` is `node` or one of its ancestors. O(1).
+    #[inline]
+    pub fn contains(&self, ancestor: NodeId, node: NodeId) -> bool {
+        ancestor <= node && node.0 < self.nodes[ancestor.index()].subtree_end
+    }
+
+    /// The first child, if any.
+    #[inline]
+    pub fn first_child(&self, id: NodeId) -> Option<NodeId> {
+        let n = &self.nodes[id.index()];
+        (n.subtree_end > id.0 + 1).then_some(NodeId(id.0 + 1))
+    }
+
+    /// The next sibling, if any.
+    #[inline]
+    pub fn next_sibling(&self, id: NodeId) -> Option<NodeId> {
+        let n = &self.nodes[id.index()];
+        if n.parent == NO_PARENT {
+            return None;
+        }
+        let parent_end = self.nodes[n.parent as usize].subtree_end;
+        (n.subtree_end < parent_end).then_some(NodeId(n.subtree_end))
+    }
+
+    /// The previous sibling, if any. O(number of earlier siblings).
+    pub fn prev_sibling(&self, id: NodeId) -> Option<NodeId> {
+        let parent = self.parent(id)?;
+        self.children(parent).take_while(|&c| c != id).last()
+    }
+
+    /// The children in document order.
+    #[inline]
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            doc: self,
+            next: id.0 + 1,
+            end: self.nodes[id.index()].subtree_end,
+        }
+    }
+
+    /// The element children only.
+    pub fn element_children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        self.children(id).filter(move |&c| self.is_element(c))
+    }
+
+    /// The ancestors from the parent up to the root.
+    pub fn ancestors(&self, id: NodeId) -> Ancestors<'_> {
+        Ancestors {
+            doc: self,
+            next: self.nodes[id.index()].parent,
+        }
+    }
+
+    /// Depth below the root (the root has depth 0).
+    #[inline]
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.nodes[id.index()].depth
+    }
+
+    /// The 1-based source line of the token that created the node, as reported by the parser
+    /// (html5ever tracks lines, not byte offsets). Nodes the parser inserted on its own (an
+    /// implied `<tbody>`, say) carry the line of the token that caused them.
+    #[inline]
+    pub fn source_line(&self, id: NodeId) -> u32 {
+        self.nodes[id.index()].line
+    }
+
+    /// The encoding the page was decoded from.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// How the encoding was chosen.
+    pub fn encoding_source(&self) -> EncodingSource {
+        self.encoding_source
+    }
+
+    /// True if invalid byte sequences were replaced during decoding.
+    pub fn had_decode_errors(&self) -> bool {
+        self.had_decode_errors
+    }
+
+    /// Length in bytes of the input the document was parsed from.
+    pub fn source_len(&self) -> usize {
+        self.source_len
+    }
+
+    /// How many nodes were re-attached higher up because the tree was deeper than the
+    /// configured maximum depth (see [`crate::ParseOptions::max_depth`]).
+    pub fn reparented_for_depth(&self) -> usize {
+        self.reparented
+    }
+
+    /// The `<html>` element's `<body>`, if the page has one.
+    pub fn body(&self) -> Option<NodeId> {
+        let html = self
+            .element_children(NodeId::ROOT)
+            .find(|&c| self.is_tag(c, "html"))?;
+        self.element_children(html)
+            .find(|&c| self.is_tag(c, "body"))
+    }
+
+    /// The `<head>` element, if present.
+    pub fn head(&self) -> Option<NodeId> {
+        let html = self
+            .element_children(NodeId::ROOT)
+            .find(|&c| self.is_tag(c, "html"))?;
+        self.element_children(html)
+            .find(|&c| self.is_tag(c, "head"))
+    }
+
+    /// The first element with the given tag, in document order.
+    pub fn find_tag(&self, name: &str) -> Option<NodeId> {
+        self.ids().find(|&id| self.is_tag(id, name))
+    }
+
+    /// The text of the `<title>` element, whitespace-collapsed.
+    pub fn title(&self) -> Option<String> {
+        let head = self.head()?;
+        let title = self
+            .descendants(head)
+            .find(|&id| self.is_tag(id, "title"))?;
+        let raw: String = self
+            .descendants(title)
+            .filter(|&d| self.is_text(d))
+            .map(|d| self.text(d))
+            .collect();
+        Some(crate::text::collapse_whitespace(&raw))
+    }
+
+    /// The page's own statement of its URL: `<link rel=canonical href>` or
+    /// `<meta property=og:url content>`, whichever comes first.
+    pub fn declared_url(&self) -> Option<&str> {
+        for id in self.ids() {
+            if self.is_tag(id, "link") {
+                let rel = self.attr(id, "rel").unwrap_or("");
+                if rel
+                    .split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("canonical"))
+                    && let Some(href) = self
+                        .attr(id, "href")
+                        .map(str::trim)
+                        .filter(|h| !h.is_empty())
+                {
+                    return Some(href);
+                }
+            } else if self.is_tag(id, "meta") {
+                let prop = self.attr(id, "property").unwrap_or("");
+                if prop.eq_ignore_ascii_case("og:url")
+                    && let Some(c) = self
+                        .attr(id, "content")
+                        .map(str::trim)
+                        .filter(|h| !h.is_empty())
+                {
+                    return Some(c);
+                }
+            } else if self.is_tag(id, "body") {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The concatenated data of all text nodes in the subtree, unmodified.
+    pub fn subtree_text(&self, id: NodeId) -> String {
+        self.subtree(id)
+            .filter(|&d| self.is_text(d))
+            .map(|d| self.text(d))
+            .collect()
+    }
+
+    /// The byte range of a text node's data inside the document's shared text buffer; used by
+    /// consumers that keep per-text-node offsets.
+    pub fn text_range(&self, id: NodeId) -> Range<usize> {
+        let n = &self.nodes[id.index()];
+        match n.kind {
+            NodeKind::Text | NodeKind::Comment => n.data.0 as usize..n.data.1 as usize,
+            _ => 0..0,
+        }
+    }
+}
+
+/// Iterator over a node's children.
+pub struct Children<'a> {
+    doc: &'a Document,
+    next: u32,
+    end: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let id = NodeId(self.next);
+        self.next = self.doc.nodes[id.index()].subtree_end;
+        Some(id)
+    }
+}
+
+/// Iterator over a node's ancestors, nearest first.
+pub struct Ancestors<'a> {
+    doc: &'a Document,
+    next: u32,
+}
+
+impl Iterator for Ancestors<'_> {
+    type Item = NodeId;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NO_PARENT {
+            return None;
+        }
+        let id = NodeId(self.next);
+        self.next = self.doc.nodes[id.index()].parent;
+        Some(id)
+    }
+}

@@ -1,0 +1,31 @@
+//! `chaff-dom`: bytes in, an arena HTML document out.
+//!
+//! What it is for: turning a page's bytes into a [`Document`] any method can read cheaply —
+//! encoding sniffing ([`encoding`]), standards-compliant tree building with html5ever, nodes
+//! numbered in depth-first pre-order ([`NodeId`]), the visible-text view ([`TextView`]),
+//! CSS selectors ([`select`]) and serialisation ([`serialize`]).
+//!
+//! What it must not know: templates, sites, labels, methods or output formats. Nothing here
+//! decides what is content; it only describes the page faithfully.
+//!
+//! Invariants every consumer may rely on:
+//! * ids are pre-order: the subtree of `n` is `n..doc.subtree_end(n)`, the parent of `n` is
+//!   smaller than `n`, and the root is [`NodeId::ROOT`];
+//! * no traversal in this crate recurses, and depth is capped at
+//!   [`ParseOptions::max_depth`], so hostile nesting cannot exhaust the stack;
+//! * parsing never panics on input bytes: invalid encodings decode with U+FFFD, and the only
+//!   errors are the size limit and binary input ([`DomError`]).
+
+pub mod document;
+pub mod encoding;
+mod error;
+mod parse;
+pub mod select;
+pub mod serialize;
+pub mod text;
+
+pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
+pub use encoding::{EncodingSource, looks_binary};
+pub use error::DomError;
+pub use parse::{ParseOptions, parse, parse_str, parse_with};
+pub use text::{Segment, TextView};

@@ -1,0 +1,1 @@
+//! CSS selectors over the arena document (see the module docs once implemented).

@@ -1,0 +1,420 @@
+//! The visible-text view: what a reader sees of a page, as one string whose every character
+//! maps back to the text node it came from.
+//!
+//! Rules, chosen to approximate a browser's rendering without a layout engine:
+//! * `script`, `style`, `noscript`, `template`, `head` and similar non-rendered subtrees are
+//!   skipped, as are comments and elements with the `hidden` attribute or an inline
+//!   `display:none` / `visibility:hidden` style;
+//! * runs of ASCII whitespace collapse to one space (not inside `pre`, `textarea`, `listing`);
+//!   U+00A0 is kept, as browsers keep it;
+//! * block-level elements, `br` and table cells start a new line.
+//!
+//! Each text node with visible characters owns one contiguous [`Segment`] of the view. The
+//! characters between segments (a collapsed space, a line break) belong to no node.
+
+use std::ops::Range;
+
+use crate::document::{Document, NodeId, NodeKind};
+
+/// The part of the view that one text node produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// First byte of the node's text in the view.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+    /// The text node.
+    pub node: NodeId,
+}
+
+impl Segment {
+    /// The segment's byte range in the view.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// A page's visible text with its map back to text nodes.
+#[derive(Clone, Debug, Default)]
+pub struct TextView {
+    text: String,
+    segments: Vec<Segment>,
+}
+
+impl TextView {
+    /// Builds the view of the whole document.
+    pub fn new(doc: &Document) -> TextView {
+        TextView::of_subtree(doc, NodeId::ROOT)
+    }
+
+    /// Builds the view of one subtree.
+    pub fn of_subtree(doc: &Document, root: NodeId) -> TextView {
+        let mut b = ViewBuilder::default();
+        b.walk(doc, root, &mut |_| true);
+        b.finish()
+    }
+
+    /// Builds the view of a subtree, descending only into nodes for which `keep` is true.
+    pub fn filtered(
+        doc: &Document,
+        root: NodeId,
+        keep: &mut dyn FnMut(NodeId) -> bool,
+    ) -> TextView {
+        let mut b = ViewBuilder::default();
+        b.walk(doc, root, keep);
+        b.finish()
+    }
+
+    /// The view's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The segments in view order (which is also document order of their nodes).
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The segment of a text node, if it contributed visible text.
+    pub fn segment_of(&self, node: NodeId) -> Option<&Segment> {
+        self.segments
+            .binary_search_by_key(&node, |s| s.node)
+            .ok()
+            .map(|i| &self.segments[i])
+    }
+
+    /// The text node that produced the byte at `offset`, or `None` for separators.
+    pub fn node_at(&self, offset: usize) -> Option<NodeId> {
+        let i = self
+            .segments
+            .partition_point(|s| (s.end as usize) <= offset);
+        self.segments
+            .get(i)
+            .filter(|s| (s.start as usize) <= offset)
+            .map(|s| s.node)
+    }
+
+    /// Indices of the segments that overlap the byte range.
+    pub fn segments_overlapping(&self, range: Range<usize>) -> Range<usize> {
+        let first = self
+            .segments
+            .partition_point(|s| (s.end as usize) <= range.start);
+        let last = self
+            .segments
+            .partition_point(|s| (s.start as usize) < range.end);
+        first..last.max(first)
+    }
+}
+
+/// Elements whose subtree is never rendered as text.
+pub fn is_non_rendered(tag: &str) -> bool {
+    matches!(
+        tag,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "head"
+            | "title"
+            | "meta"
+            | "link"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "canvas"
+            | "svg"
+            | "math"
+            | "select"
+            | "datalist"
+            | "input"
+            | "textarea"
+            | "noembed"
+            | "noframes"
+            | "param"
+            | "source"
+            | "track"
+    )
+}
+
+/// Elements that start and end a line of text.
+pub fn is_block(tag: &str) -> bool {
+    matches!(
+        tag,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "caption"
+            | "center"
+            | "dd"
+            | "details"
+            | "dialog"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "frameset"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "html"
+            | "legend"
+            | "li"
+            | "listing"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "p"
+            | "plaintext"
+            | "pre"
+            | "section"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+            | "xmp"
+            | "option"
+            | "optgroup"
+    )
+}
+
+fn preserves_whitespace(tag: &str) -> bool {
+    matches!(tag, "pre" | "listing" | "plaintext" | "xmp" | "textarea")
+}
+
+/// Whether an element is hidden by its attributes (without CSS from style sheets).
+pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    for a in doc.attrs(id) {
+        match &*a.name {
+            "hidden" => return true,
+            "style" => {
+                let style: String = a
+                    .value
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<String>()
+                    .to_ascii_lowercase();
+                if style.contains("display:none") || style.contains("visibility:hidden") {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Collapses runs of ASCII whitespace to single spaces and trims the ends.
+pub fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_ascii_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[derive(Default)]
+struct ViewBuilder {
+    text: String,
+    segments: Vec<Segment>,
+    pending_space: bool,
+}
+
+impl ViewBuilder {
+    fn line_break(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+        self.pending_space = false;
+    }
+
+    /// Iterative pre-order walk; `open` holds the subtree ends of open block and `pre`
+    /// elements so that their end can be acted on when the walk passes it.
+    fn walk(&mut self, doc: &Document, root: NodeId, keep: &mut dyn FnMut(NodeId) -> bool) {
+        #[derive(Clone, Copy)]
+        enum Open {
+            Block(u32),
+            Pre(u32),
+        }
+        let end = doc.subtree_end(root).0;
+        let mut open: Vec<Open> = Vec::new();
+        let mut pre_depth = 0u32;
+        let mut i = root.0;
+        while i < end {
+            while let Some(&o) = open.last() {
+                match o {
+                    Open::Block(e) if e <= i => {
+                        self.line_break();
+                        open.pop();
+                    }
+                    Open::Pre(e) if e <= i => {
+                        pre_depth -= 1;
+                        open.pop();
+                    }
+                    _ => break,
+                }
+            }
+            let id = NodeId(i);
+            match doc.kind(id) {
+                NodeKind::Element => {
+                    let tag = doc.tag(id);
+                    if is_non_rendered(tag) || is_hidden(doc, id) || !keep(id) {
+                        i = doc.subtree_end(id).0;
+                        continue;
+                    }
+                    let sub_end = doc.subtree_end(id).0;
+                    if tag == "br" {
+                        self.text.push('\n');
+                        self.pending_space = false;
+                    } else if is_block(tag) {
+                        self.line_break();
+                        open.push(Open::Block(sub_end));
+                    }
+                    if preserves_whitespace(tag) {
+                        pre_depth += 1;
+                        open.push(Open::Pre(sub_end));
+                    }
+                }
+                NodeKind::Text => {
+                    if keep(id) {
+                        self.push_text(id, doc.text(id), pre_depth > 0);
+                    }
+                }
+                NodeKind::Document => {}
+                _ => {
+                    i = doc.subtree_end(id).0;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        while let Some(o) = open.pop() {
+            if let Open::Block(_) = o {
+                self.line_break();
+            }
+        }
+    }
+
+    fn push_text(&mut self, node: NodeId, s: &str, preserve: bool) {
+        let mut start = None;
+        if preserve {
+            if s.is_empty() {
+                return;
+            }
+            if self.pending_space && !self.text.is_empty() && !self.text.ends_with('\n') {
+                self.text.push(' ');
+            }
+            self.pending_space = false;
+            start = Some(self.text.len());
+            self.text.push_str(s);
+        } else {
+            let bytes = s.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i].is_ascii_whitespace() {
+                    self.pending_space = true;
+                    i += 1;
+                    continue;
+                }
+                let run_end = bytes[i..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .map_or(bytes.len(), |p| i + p);
+                if self.pending_space && !self.text.is_empty() && !self.text.ends_with('\n') {
+                    self.text.push(' ');
+                }
+                self.pending_space = false;
+                if start.is_none() {
+                    start = Some(self.text.len());
+                }
+                self.text.push_str(&s[i..run_end]);
+                i = run_end;
+            }
+        }
+        if let Some(start) = start {
+            self.segments.push(Segment {
+                start: start as u32,
+                end: self.text.len() as u32,
+                node,
+            });
+        }
+    }
+
+    fn finish(mut self) -> TextView {
+        while self.text.ends_with('\n') {
+            self.text.pop();
+        }
+        TextView {
+            text: self.text,
+            segments: self.segments,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    #[test]
+    fn blocks_inline_and_skipped() {
+        let doc = parse(
+            b"<html><head><title>T</title><style>p{}</style></head><body>\n  <div>Hello   <b>big</b>\nworld</div><script>x()</script><p>Two<br>lines</p><!-- c --><p hidden>no</p><span style='display: none'>no</span>tail&nbsp;end</body>",
+        )
+        .unwrap();
+        let v = TextView::new(&doc);
+        assert_eq!(v.text(), "Hello big world\nTwo\nlines\ntail\u{a0}end");
+        for s in v.segments() {
+            assert!(doc.is_text(s.node));
+            let seg = &v.text()[s.range()];
+            assert!(!seg.starts_with(' ') && !seg.ends_with(' '));
+            assert_eq!(seg, collapse_whitespace(doc.text(s.node)));
+        }
+        assert_eq!(v.node_at(6).map(|n| doc.text(n)), Some("big"));
+        assert_eq!(v.node_at(5), None, "collapsed space belongs to no node");
+    }
+
+    #[test]
+    fn pre_keeps_whitespace() {
+        let doc = parse(b"<p>a  b</p><pre>x  y\n z</pre><p>c</p>").unwrap();
+        assert_eq!(TextView::new(&doc).text(), "a b\nx  y\n z\nc");
+    }
+
+    #[test]
+    fn every_segment_maps_to_its_node_text() {
+        let doc = parse("<ul><li>éa <a href=#>lïnk</a></li><li>  b  </li></ul><table><tr><td>1</td><td>2</td></tr></table>".as_bytes()).unwrap();
+        let v = TextView::new(&doc);
+        assert_eq!(v.text(), "éa lïnk\nb\n1\n2");
+        let r = v.segments_overlapping(1..5);
+        assert_eq!(r, 0..2);
+    }
+
+    #[test]
+    fn filtered_view() {
+        let doc = parse(b"<div><nav>menu</nav><p>body</p></div>").unwrap();
+        let nav = doc.find_tag("nav").unwrap();
+        let v = TextView::filtered(&doc, NodeId::ROOT, &mut |id| id != nav);
+        assert_eq!(v.text(), "body");
+    }
+}
