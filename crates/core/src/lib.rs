@@ -1,0 +1,218 @@
+//! `chaff-core`: what every template-detection method produces and consumes.
+//!
+//! What it is for: the small vocabulary shared by methods, the extractor and the outputs —
+//! [`Labels`] (a templateness score and a [`Role`] per DOM node, plus sub-node removals for
+//! methods that work on strings), the [`PageInput`] a method reads, and the two traits at the
+//! seam between methods and the rest: [`SiteMethod`] learns a model from a site's pages,
+//! [`Labeler`] turns one page into labels.
+//!
+//! What it must not know: any particular method, file formats, profiles or rendering.
+//! Methods depend on this crate; this crate depends only on the DOM.
+
+use std::ops::Range;
+
+use chaff_dom::{Document, NodeId, TextView};
+use serde::{Deserialize, Serialize};
+
+/// What a node is to the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Part of what the page says.
+    #[default]
+    Content,
+    /// Part of the site's template: navigation, header, footer, sidebars, ads, dates...
+    Template,
+    /// The site's main menu (a kind of template the menu detector singles out).
+    Menu,
+}
+
+impl Role {
+    /// True for roles the extractor removes.
+    pub fn is_template(self) -> bool {
+        matches!(self, Role::Template | Role::Menu)
+    }
+}
+
+/// One page's labels: for every node a templateness score in `[0, 1]` and a role, plus, for
+/// text nodes that a string-level method cut partly, the byte ranges removed from the node's
+/// visible text (offsets into the node's [`chaff_dom::Segment`] of the page's [`TextView`]).
+///
+/// Invariant: `score.len() == role.len() == doc.len()`; `partial` is sorted by node and its
+/// ranges are sorted, disjoint and non-empty. A node listed in `partial` has role `Content`
+/// (it is kept, minus the ranges).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Labels {
+    score: Vec<f32>,
+    role: Vec<Role>,
+    partial: Vec<(NodeId, Vec<Range<u32>>)>,
+}
+
+impl Labels {
+    /// All nodes content, score 0.
+    pub fn all_content(len: usize) -> Labels {
+        Labels {
+            score: vec![0.0; len],
+            role: vec![Role::Content; len],
+            partial: Vec::new(),
+        }
+    }
+
+    /// Builds labels from per-node scores and roles.
+    ///
+    /// # Panics
+    /// If the vectors differ in length (a programming error, not an input error).
+    pub fn from_parts(score: Vec<f32>, role: Vec<Role>) -> Labels {
+        assert_eq!(
+            score.len(),
+            role.len(),
+            "labels: score and role lengths differ"
+        );
+        Labels {
+            score,
+            role,
+            partial: Vec::new(),
+        }
+    }
+
+    /// Number of nodes labelled.
+    pub fn len(&self) -> usize {
+        self.role.len()
+    }
+
+    /// True when no node is labelled.
+    pub fn is_empty(&self) -> bool {
+        self.role.is_empty()
+    }
+
+    /// The node's templateness score.
+    pub fn score(&self, id: NodeId) -> f32 {
+        self.score[id.index()]
+    }
+
+    /// The node's role.
+    pub fn role(&self, id: NodeId) -> Role {
+        self.role[id.index()]
+    }
+
+    /// All scores, indexed by node.
+    pub fn scores(&self) -> &[f32] {
+        &self.score
+    }
+
+    /// All roles, indexed by node.
+    pub fn roles(&self) -> &[Role] {
+        &self.role
+    }
+
+    /// Sets one node's score and role.
+    pub fn set(&mut self, id: NodeId, score: f32, role: Role) {
+        self.score[id.index()] = score;
+        self.role[id.index()] = role;
+    }
+
+    /// Gives a whole subtree one role and score.
+    pub fn set_subtree(&mut self, doc: &Document, id: NodeId, score: f32, role: Role) {
+        for d in doc.subtree(id) {
+            self.set(d, score, role);
+        }
+    }
+
+    /// Records ranges removed from part of a text node's visible text. Ranges are normalised
+    /// (sorted, merged, empty ones dropped); an empty list removes the entry.
+    pub fn set_partial(&mut self, id: NodeId, mut ranges: Vec<Range<u32>>) {
+        ranges.retain(|r| r.start < r.end);
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<u32>> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        let pos = self.partial.binary_search_by_key(&id, |(n, _)| *n);
+        match (pos, merged.is_empty()) {
+            (Ok(i), true) => {
+                self.partial.remove(i);
+            }
+            (Ok(i), false) => self.partial[i].1 = merged,
+            (Err(_), true) => {}
+            (Err(i), false) => self.partial.insert(i, (id, merged)),
+        }
+    }
+
+    /// The ranges removed inside a text node, if any.
+    pub fn partial(&self, id: NodeId) -> Option<&[Range<u32>]> {
+        self.partial
+            .binary_search_by_key(&id, |(n, _)| *n)
+            .ok()
+            .map(|i| &*self.partial[i].1)
+    }
+
+    /// All partial removals, sorted by node.
+    pub fn partials(&self) -> &[(NodeId, Vec<Range<u32>>)] {
+        &self.partial
+    }
+
+    /// Whether the extractor drops this node entirely.
+    pub fn is_removed(&self, id: NodeId) -> bool {
+        self.role[id.index()].is_template()
+    }
+}
+
+/// A parsed page as methods see it.
+#[derive(Clone, Copy)]
+pub struct PageInput<'a> {
+    /// The DOM.
+    pub doc: &'a Document,
+    /// Its visible-text view (built once per page and shared by all methods).
+    pub view: &'a TextView,
+    /// The decoded source (HTML, or the plain text of a text page).
+    pub source: &'a str,
+    /// The page's URL, if known.
+    pub url: Option<&'a str>,
+}
+
+/// A method that learns a model from a site's pages.
+pub trait SiteMethod {
+    /// What it learns; stored in the site profile.
+    type Model: Labeler;
+    /// Why learning can fail (too few pages, bad parameters).
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Learns from the pages of one site.
+    fn learn(&self, pages: &[PageInput<'_>]) -> Result<Self::Model, Self::Error>;
+}
+
+/// Anything that labels a page: a learned model, or a page-level method.
+pub trait Labeler {
+    /// Labels every node of the page.
+    fn label(&self, page: &PageInput<'_>) -> Labels;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_ranges_are_normalised() {
+        let mut l = Labels::all_content(5);
+        l.set_partial(NodeId(3), vec![4..6, 0..2, 1..3, 7..7]);
+        assert_eq!(l.partial(NodeId(3)), Some(&[0..3, 4..6][..]));
+        l.set_partial(NodeId(1), std::iter::once(0..1).collect());
+        assert_eq!(l.partials()[0].0, NodeId(1));
+        l.set_partial(NodeId(3), vec![]);
+        assert_eq!(l.partial(NodeId(3)), None);
+    }
+
+    #[test]
+    fn subtree_roles() {
+        let doc = chaff_dom::parse(b"<div><p>a</p><p>b</p></div><p>c</p>").unwrap();
+        let div = doc.find_tag("div").unwrap();
+        let mut l = Labels::all_content(doc.len());
+        l.set_subtree(&doc, div, 1.0, Role::Template);
+        let removed: Vec<_> = doc.ids().filter(|&i| l.is_removed(i)).collect();
+        assert_eq!(removed.len(), 5);
+        assert!(!l.is_removed(doc.find_tag("body").unwrap()));
+    }
+}

@@ -1,0 +1,365 @@
+//! `chaff-extract`: from labels to main content, in every output format.
+//!
+//! What it is for: given a parsed page, its visible-text view and the [`Labels`] some method
+//! produced, render what remains once template nodes (and the sub-node ranges a string
+//! method cut) are removed: plain [`text`], [`markdown`], cleaned [`html`] or a [`json`]
+//! record with the per-node labels.
+//!
+//! What it must not know: how labels were made (any method's, or several combined), where
+//! pages come from or where output goes.
+//!
+//! Text nodes are always rendered from their segment of the [`TextView`] (whitespace
+//! collapsed as the view collapses it), so the sub-node ranges of [`Labels::partial`], which
+//! are offsets into those segments, mean the same thing in every format.
+
+mod markdown;
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use chaff_core::{Labels, Role};
+use chaff_dom::serialize::{SerializeFilter, escape_text, write_html};
+use chaff_dom::text::{is_hidden, is_non_rendered};
+use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use serde::Serialize;
+
+pub use markdown::markdown;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Plain text, one block per line.
+    Text,
+    /// Markdown with headings, lists, links, emphasis, code and tables.
+    Markdown,
+    /// A minimal HTML document holding the kept nodes.
+    Html,
+    /// A JSON object with the text and the per-node labels.
+    Json,
+}
+
+impl Format {
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Markdown => "md",
+            Format::Html => "html",
+            Format::Json => "json",
+        }
+    }
+}
+
+/// Where a page came from, for the JSON record.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageMeta<'a> {
+    /// Provenance (file path, WARC record...).
+    pub source: &'a str,
+    /// The page URL, if known.
+    pub url: Option<&'a str>,
+    /// The site key.
+    pub site: Option<&'a str>,
+}
+
+/// Renders a page in `format`.
+pub fn render(
+    format: Format,
+    doc: &Document,
+    view: &TextView,
+    labels: &Labels,
+    meta: &PageMeta<'_>,
+) -> String {
+    match format {
+        Format::Text => text(view, labels),
+        Format::Markdown => markdown(doc, view, labels),
+        Format::Html => html(doc, view, labels),
+        Format::Json => json(doc, view, labels, meta).to_string(),
+    }
+}
+
+/// The text of a text node's segment with the label's partial ranges cut out; `None` if the
+/// node is removed or has no visible text.
+pub fn kept_segment_text<'v>(
+    view: &'v TextView,
+    labels: &Labels,
+    node: NodeId,
+) -> Option<Cow<'v, str>> {
+    if labels.is_removed(node) {
+        return None;
+    }
+    let seg = view.segment_of(node)?;
+    let s = &view.text()[seg.range()];
+    match labels.partial(node) {
+        None => Some(Cow::Borrowed(s)),
+        Some(ranges) => {
+            let kept = cut(s, ranges);
+            let kept = kept.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+            (!kept.is_empty()).then_some(Cow::Owned(kept))
+        }
+    }
+}
+
+fn cut(s: &str, ranges: &[Range<u32>]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0usize;
+    for r in ranges {
+        let (a, b) = (r.start as usize, (r.end as usize).min(s.len()));
+        if a > last && s.is_char_boundary(a) {
+            out.push_str(&s[last..a]);
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+        }
+        if s.is_char_boundary(b) {
+            last = b.max(last);
+        }
+    }
+    if last < s.len() {
+        out.push_str(&s[last..]);
+    }
+    out
+}
+
+/// Plain text: the view with removed nodes and ranges taken out, blank lines dropped.
+pub fn text(view: &TextView, labels: &Labels) -> String {
+    let full = view.text();
+    let mut out = String::with_capacity(full.len());
+    let mut pos = 0usize;
+    for seg in view.segments() {
+        let r = seg.range();
+        out.push_str(&full[pos..r.start]);
+        if let Some(kept) = kept_segment_text(view, labels, seg.node) {
+            out.push_str(&kept);
+        }
+        pos = r.end;
+    }
+    out.push_str(&full[pos..]);
+    tidy_lines(&out)
+}
+
+/// Trims lines, collapses inner runs of spaces and drops empty lines.
+fn tidy_lines(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for line in s.lines() {
+        let mut first = true;
+        for word in line.split(' ').filter(|w| !w.is_empty()) {
+            if first {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                first = false;
+            } else {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+struct KeptFilter<'a> {
+    view: &'a TextView,
+    labels: &'a Labels,
+}
+
+impl SerializeFilter for KeptFilter<'_> {
+    fn include(&self, doc: &Document, id: NodeId) -> bool {
+        match doc.kind(id) {
+            NodeKind::Element => {
+                !self.labels.is_removed(id) && !is_non_rendered(doc.tag(id)) && !is_hidden(doc, id)
+            }
+            NodeKind::Text => !self.labels.is_removed(id),
+            NodeKind::Comment | NodeKind::ProcessingInstruction | NodeKind::Doctype => false,
+            NodeKind::Document => true,
+        }
+    }
+
+    fn text<'d>(&self, doc: &'d Document, id: NodeId) -> Cow<'d, str> {
+        match self.labels.partial(id) {
+            Some(_) => {
+                // Keep the node's edge whitespace: it separates it from inline neighbours.
+                let raw = doc.text(id);
+                let mut out = String::new();
+                if raw.starts_with(|c: char| c.is_ascii_whitespace()) {
+                    out.push(' ');
+                }
+                if let Some(kept) = kept_segment_text(self.view, self.labels, id) {
+                    out.push_str(&kept);
+                    if raw.ends_with(|c: char| c.is_ascii_whitespace()) {
+                        out.push(' ');
+                    }
+                }
+                Cow::Owned(out)
+            }
+            None => Cow::Borrowed(doc.text(id)),
+        }
+    }
+}
+
+/// A minimal HTML document with the kept part of the page's body.
+pub fn html(doc: &Document, view: &TextView, labels: &Labels) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">");
+    if let Some(title) = doc.title() {
+        out.push_str("<title>");
+        escape_text(&title, &mut out);
+        out.push_str("</title>");
+    }
+    out.push_str("</head>\n");
+    let filter = KeptFilter { view, labels };
+    match doc.body() {
+        Some(body) => write_html(doc, body, &filter, &mut out),
+        None => out.push_str("<body></body>"),
+    }
+    out.push_str("\n</html>\n");
+    out
+}
+
+/// One node in the JSON record.
+#[derive(Serialize)]
+struct JsonNode<'a> {
+    id: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<u32>,
+    tag: &'a str,
+    role: Role,
+    score: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    removed: Option<Vec<[u32; 2]>>,
+}
+
+/// The JSON record of a page: provenance, the kept text, and every element's and visible
+/// text node's label (`removed` lists the byte ranges cut from a text node's `text`).
+pub fn json(
+    doc: &Document,
+    view: &TextView,
+    labels: &Labels,
+    meta: &PageMeta<'_>,
+) -> serde_json::Value {
+    let mut nodes = Vec::new();
+    for id in doc.ids() {
+        let (tag, text) = match doc.kind(id) {
+            NodeKind::Element => (doc.tag(id), None),
+            NodeKind::Text => match view.segment_of(id) {
+                Some(seg) => ("#text", Some(&view.text()[seg.range()])),
+                None => continue,
+            },
+            _ => continue,
+        };
+        nodes.push(JsonNode {
+            id: id.0,
+            parent: doc.parent(id).map(|p| p.0),
+            tag,
+            role: labels.role(id),
+            score: (labels.score(id) * 1000.0).round() / 1000.0,
+            text,
+            removed: labels
+                .partial(id)
+                .map(|rs| rs.iter().map(|r| [r.start, r.end]).collect()),
+        });
+    }
+    serde_json::json!({
+        "source": meta.source,
+        "url": meta.url,
+        "site": meta.site,
+        "title": doc.title(),
+        "text": text(view, labels),
+        "nodes": nodes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> (Document, TextView, Labels) {
+        let doc = chaff_dom::parse(
+            br#"<html><head><title>A day</title><script>x()</script></head><body>
+            <nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul></nav>
+            <article><h1>Rain &amp; shine</h1><p>Published on Tuesday. It rained <em>all</em> day.</p>
+            <ul><li>one</li><li>two <a href="/x">links</a></li></ul>
+            <blockquote><p>Quoted words.</p></blockquote><pre>a  b
+ c</pre><table><tr><th>k</th><th>v</th></tr><tr><td>1</td><td>2</td></tr></table></article>
+            <footer>Copyright 2007</footer></body></html>"#,
+        )
+        .unwrap();
+        let view = TextView::new(&doc);
+        let mut labels = Labels::all_content(doc.len());
+        let nav = doc.find_tag("nav").unwrap();
+        labels.set_subtree(&doc, nav, 1.0, Role::Menu);
+        let footer = doc.find_tag("footer").unwrap();
+        labels.set_subtree(&doc, footer, 1.0, Role::Template);
+        // "Published on Tuesday." is template inside the paragraph's first text node.
+        let p = doc.find_tag("p").unwrap();
+        let t = doc.first_child(p).unwrap();
+        labels.set_partial(t, std::iter::once(0..21).collect());
+        (doc, view, labels)
+    }
+
+    #[test]
+    fn text_output() {
+        let (doc, view, labels) = fixture();
+        insta::assert_snapshot!(render(
+            Format::Text,
+            &doc,
+            &view,
+            &labels,
+            &PageMeta::default()
+        ));
+    }
+
+    #[test]
+    fn markdown_output() {
+        let (doc, view, labels) = fixture();
+        insta::assert_snapshot!(render(
+            Format::Markdown,
+            &doc,
+            &view,
+            &labels,
+            &PageMeta::default()
+        ));
+    }
+
+    #[test]
+    fn html_output() {
+        let (doc, view, labels) = fixture();
+        insta::assert_snapshot!(render(
+            Format::Html,
+            &doc,
+            &view,
+            &labels,
+            &PageMeta::default()
+        ));
+    }
+
+    #[test]
+    fn json_output() {
+        let (doc, view, labels) = fixture();
+        let meta = PageMeta {
+            source: "a.html",
+            url: Some("https://example.org/a"),
+            site: Some("example.org"),
+        };
+        let v = json(&doc, &view, &labels, &meta);
+        assert_eq!(v["site"], "example.org");
+        let removed: Vec<_> = v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["role"] != "content")
+            .collect();
+        assert!(
+            removed
+                .iter()
+                .any(|n| n["tag"] == "nav" && n["role"] == "menu")
+        );
+        insta::assert_json_snapshot!(v);
+    }
+
+    #[test]
+    fn cut_ranges() {
+        assert_eq!(cut("abc def ghi", &[0..4, 8..11]), "def ");
+        assert_eq!(cut("héllo", std::slice::from_ref(&(1..3))), "h llo");
+    }
+}

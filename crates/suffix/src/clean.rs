@@ -1,0 +1,276 @@
+//! Cleaning by interval union (thesis §3.4.1).
+//!
+//! Applying expressions one after another on the text each leaves behind makes the result
+//! depend on their order (the thesis's `aabb` example). The thesis's remedy: match every
+//! expression independently on the original text, take the union of all match intervals, and
+//! merge intervals separated by fewer than `merge_gap` characters. We do that in one pass
+//! for all expressions together instead of m passes:
+//!
+//! * a lazy DFA over all expressions with [`MatchKind::All`] reports, in one forward scan,
+//!   every `(expression, end)` pair for which some match of that expression ends there
+//!   (overlapping search);
+//! * for each pair, a reverse lazy DFA anchored on that expression finds the leftmost start
+//!   of a match ending there, so `[start, end)` is the union of all of that expression's
+//!   matches ending at `end`.
+//!
+//! The union over these intervals is therefore the union over *all* matches of all
+//! expressions, a set that by construction does not depend on the expressions' order.
+
+use std::ops::Range;
+use std::sync::Mutex;
+
+use regex_automata::hybrid::dfa::{Cache, DFA, OverlappingState};
+use regex_automata::nfa::thompson;
+use regex_automata::{Anchored, Input, MatchKind, PatternID};
+
+/// A compiled set of cleaning expressions.
+pub struct Cleaner {
+    engines: Option<(DFA, DFA)>,
+    caches: Mutex<Vec<(Cache, Cache)>>,
+    expressions: usize,
+}
+
+impl std::fmt::Debug for Cleaner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cleaner")
+            .field("expressions", &self.expressions)
+            .finish()
+    }
+}
+
+/// Lazy DFA cache per direction and thread; large pattern sets need room to stay fast.
+const CACHE_BYTES: usize = 32 << 20;
+
+impl Cleaner {
+    /// Compiles the expressions.
+    pub fn new<S: AsRef<str>>(expressions: &[S]) -> Result<Cleaner, String> {
+        if expressions.is_empty() {
+            return Ok(Cleaner {
+                engines: None,
+                caches: Mutex::new(Vec::new()),
+                expressions: 0,
+            });
+        }
+        let patterns: Vec<&str> = expressions.iter().map(AsRef::as_ref).collect();
+        let config = || {
+            DFA::config()
+                .match_kind(MatchKind::All)
+                .cache_capacity(CACHE_BYTES)
+        };
+        let forward = DFA::builder()
+            .configure(config())
+            .build_many(&patterns)
+            .map_err(|e| format!("cannot compile cleaning expressions: {e}"))?;
+        let reverse = DFA::builder()
+            .configure(config().starts_for_each_pattern(true))
+            .thompson(thompson::Config::new().reverse(true))
+            .build_many(&patterns)
+            .map_err(|e| format!("cannot compile cleaning expressions: {e}"))?;
+        Ok(Cleaner {
+            engines: Some((forward, reverse)),
+            caches: Mutex::new(Vec::new()),
+            expressions: expressions.len(),
+        })
+    }
+
+    /// Number of expressions.
+    pub fn len(&self) -> usize {
+        self.expressions
+    }
+
+    /// True when there are no expressions.
+    pub fn is_empty(&self) -> bool {
+        self.expressions == 0
+    }
+
+    /// All match intervals of all expressions, unioned (sorted, disjoint), before gap
+    /// merging.
+    pub fn matches(&self, text: &str) -> Vec<Range<usize>> {
+        let Some((fwd, rev)) = &self.engines else {
+            return Vec::new();
+        };
+        let mut caches = self
+            .caches
+            .lock()
+            .ok()
+            .and_then(|mut pool| pool.pop())
+            .unwrap_or_else(|| (fwd.create_cache(), rev.create_cache()));
+        let mut intervals = Vec::new();
+        let input = Input::new(text);
+        let mut state = OverlappingState::start();
+        loop {
+            // The default configuration never gives up, so errors cannot occur; stop quietly
+            // if one ever does rather than panic.
+            if fwd
+                .try_search_overlapping_fwd(&mut caches.0, &input, &mut state)
+                .is_err()
+            {
+                break;
+            }
+            let Some(hm) = state.get_match() else { break };
+            let end = hm.offset();
+            let start = leftmost_start(rev, &mut caches.1, text, hm.pattern(), end).unwrap_or(end);
+            if start < end {
+                intervals.push(start..end);
+            }
+        }
+        if let Ok(mut pool) = self.caches.lock() {
+            pool.push(caches);
+        }
+        union(intervals)
+    }
+
+    /// The intervals to remove: all matches unioned, then merged across gaps shorter than
+    /// `merge_gap` characters.
+    pub fn intervals(&self, text: &str, merge_gap: usize) -> Vec<Range<usize>> {
+        merge_gaps(text, self.matches(text), merge_gap)
+    }
+
+    /// The text with the intervals removed.
+    pub fn clean(&self, text: &str, merge_gap: usize) -> String {
+        remove(text, &self.intervals(text, merge_gap))
+    }
+}
+
+fn leftmost_start(
+    rev: &DFA,
+    cache: &mut Cache,
+    text: &str,
+    pattern: PatternID,
+    end: usize,
+) -> Option<usize> {
+    let input = Input::new(text)
+        .range(..end)
+        .anchored(Anchored::Pattern(pattern));
+    // With MatchKind::All the reverse search runs until the automaton dies and reports the
+    // last (leftmost) match start it saw.
+    rev.try_search_rev(cache, &input)
+        .ok()
+        .flatten()
+        .map(|hm| hm.offset())
+}
+
+/// Sorts and unions intervals (touching intervals are joined).
+pub fn union(mut intervals: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    intervals.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(intervals.len());
+    for r in intervals {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Merges consecutive intervals whose gap is shorter than `gap` characters.
+pub fn merge_gaps(text: &str, intervals: Vec<Range<usize>>, gap: usize) -> Vec<Range<usize>> {
+    if gap == 0 {
+        return intervals;
+    }
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(intervals.len());
+    for r in intervals {
+        match out.last_mut() {
+            Some(last) if text[last.end..r.start].chars().take(gap).count() < gap => {
+                last.end = r.end
+            }
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The text without the given (sorted, disjoint) intervals.
+pub fn remove(text: &str, intervals: &[Range<usize>]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for r in intervals {
+        out.push_str(&text[last..r.start]);
+        last = r.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Thesis §3.4.1: text `aabb`, expressions `aabb` and `ab`. Applied in cascade, the order
+    /// matters (2 or 4 characters removed); by interval union both orders remove all four.
+    #[test]
+    fn aabb_is_order_invariant() {
+        let a = Cleaner::new(&["aabb", "ab"]).unwrap();
+        let b = Cleaner::new(&["ab", "aabb"]).unwrap();
+        assert_eq!(a.matches("aabb"), vec![0..4]);
+        assert_eq!(b.matches("aabb"), vec![0..4]);
+        assert_eq!(a.clean("aabb", 0), "");
+        assert_eq!(b.clean("aabb", 0), "");
+        // The cascade the thesis warns about, for contrast.
+        let cascade = |order: &[&str]| {
+            let mut t = "aabb".to_string();
+            for r in order {
+                t = regex::Regex::new(r)
+                    .unwrap()
+                    .replace_all(&t, "")
+                    .into_owned();
+            }
+            t
+        };
+        assert_eq!(cascade(&["ab", "aabb"]), "ab");
+        assert_eq!(cascade(&["aabb", "ab"]), "");
+    }
+
+    #[test]
+    fn gaps_merge() {
+        let c = Cleaner::new(&["head", "tail"]).unwrap();
+        assert_eq!(c.intervals("head xx tail", 0), vec![0..4, 8..12]);
+        assert_eq!(c.intervals("head xx tail", 5), vec![0..12]);
+        assert_eq!(c.intervals("head xx tail", 4), vec![0..4, 8..12]);
+        assert_eq!(c.clean("head xx tail rest", 5), " rest");
+    }
+
+    #[test]
+    fn empty_set_and_empty_text() {
+        let c = Cleaner::new::<&str>(&[]).unwrap();
+        assert!(c.matches("anything").is_empty());
+        let c = Cleaner::new(&["x"]).unwrap();
+        assert!(c.matches("").is_empty());
+    }
+
+    /// Brute force: the union of all matches of each expression, found by trying every
+    /// (start, end) pair with an anchored full match.
+    fn brute(exprs: &[String], text: &str) -> Vec<Range<usize>> {
+        let mut iv = Vec::new();
+        for e in exprs {
+            let re = regex::Regex::new(&format!("^(?:{e})$")).unwrap();
+            for s in 0..=text.len() {
+                for t in s + 1..=text.len() {
+                    if text.is_char_boundary(s)
+                        && text.is_char_boundary(t)
+                        && re.is_match(&text[s..t])
+                    {
+                        iv.push(s..t);
+                    }
+                }
+            }
+        }
+        union(iv)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn union_of_all_matches(
+            exprs in proptest::collection::vec("[ab]{1,3}|a[b ]+a|b a", 1..4),
+            text in "[ab ]{0,24}",
+            reversed in any::<bool>(),
+        ) {
+            let mut order = exprs.clone();
+            if reversed { order.reverse(); }
+            let c = Cleaner::new(&order).unwrap();
+            prop_assert_eq!(c.matches(&text), brute(&exprs, &text));
+        }
+    }
+}
