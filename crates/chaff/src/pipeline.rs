@@ -1,0 +1,415 @@
+//! From corpus pages to profiles (learning) and to cleaned outputs (cleaning).
+
+use std::collections::BTreeMap;
+
+use chaff_core::{Labeler, Labels, PageInput};
+use chaff_corpus::{CorpusError, Media, Page, SiteKey, site_key};
+use chaff_dom::{Document, ParseOptions, TextView};
+use chaff_extract::{Format, PageMeta};
+use chaff_suffix::{CompiledSuffix, SuffixConfig, View};
+use rayon::prelude::*;
+
+use crate::Error;
+use crate::profile::{Methods, Profile};
+
+/// A parsed page with its provenance.
+pub struct LoadedPage {
+    /// Where it came from.
+    pub source: String,
+    /// Its URL, if known.
+    pub url: Option<String>,
+    /// Its site key.
+    pub site: SiteKey,
+    /// HTML or plain text.
+    pub media: Media,
+    /// The DOM (a plain-text page is one `<pre>`).
+    pub doc: Document,
+    /// The visible-text view.
+    pub view: TextView,
+    /// The decoded source, kept only when asked for (the raw view needs it).
+    pub text: Option<String>,
+}
+
+impl LoadedPage {
+    /// The page as methods see it.
+    pub fn input(&self) -> PageInput<'_> {
+        PageInput {
+            doc: &self.doc,
+            view: &self.view,
+            source: self.text.as_deref().unwrap_or(""),
+            url: self.url.as_deref(),
+        }
+    }
+}
+
+/// How pages are parsed.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Parser limits.
+    pub parse: ParseOptions,
+    /// Keep the decoded source in [`LoadedPage::text`].
+    pub keep_source: bool,
+}
+
+/// Parses a corpus page.
+pub fn load_page(page: Page, opts: &LoadOptions) -> Result<LoadedPage, Error> {
+    let fail = |e: chaff_dom::DomError| Error::Page {
+        page: page.source.clone(),
+        message: e.to_string(),
+    };
+    let html_page = page.media == Media::Html;
+    let (doc, text) = if html_page && !opts.keep_source {
+        let parse = ParseOptions {
+            transport_charset: page.charset.clone(),
+            ..opts.parse.clone()
+        };
+        (
+            chaff_dom::parse_with(&page.bytes, &parse).map_err(fail)?,
+            None,
+        )
+    } else {
+        if page.bytes.len() > opts.parse.max_bytes {
+            return Err(fail(chaff_dom::DomError::TooLarge {
+                len: page.bytes.len(),
+                limit: opts.parse.max_bytes,
+            }));
+        }
+        if opts.parse.reject_binary && chaff_dom::looks_binary(&page.bytes) {
+            return Err(fail(chaff_dom::DomError::Binary));
+        }
+        let text = chaff_dom::encoding::decode(&page.bytes, page.charset.as_deref())
+            .text
+            .into_owned();
+        let doc = if html_page {
+            chaff_dom::parse_str(&text, &opts.parse).map_err(fail)?
+        } else {
+            text_document(&text, &opts.parse).map_err(fail)?
+        };
+        (doc, Some(text))
+    };
+    let view = TextView::new(&doc);
+    let site = site_key(
+        page.url.as_deref(),
+        doc.declared_url(),
+        page.folder.as_deref(),
+    );
+    Ok(LoadedPage {
+        source: page.source,
+        url: page.url,
+        site,
+        media: page.media,
+        doc,
+        view,
+        text,
+    })
+}
+
+/// A plain-text page as a document: its text in one `<pre>`, so that its view is the text
+/// itself and every output format works.
+pub fn text_document(text: &str, opts: &ParseOptions) -> Result<Document, chaff_dom::DomError> {
+    let mut html = String::with_capacity(text.len() + 32);
+    // The parser drops one newline right after <pre>; give it one to drop.
+    html.push_str("<!DOCTYPE html><body><pre>\n");
+    chaff_dom::serialize::escape_text(text, &mut html);
+    html.push_str("</pre></body>");
+    chaff_dom::parse_str(
+        &html,
+        &ParseOptions {
+            max_bytes: opts.max_bytes.saturating_add(html.len() - text.len()),
+            ..opts.clone()
+        },
+    )
+}
+
+/// Which site(s) `learn` learns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SiteChoice {
+    /// All pages must belong to one site.
+    #[default]
+    Single,
+    /// Only the pages of this site key.
+    Named(String),
+    /// One profile per site.
+    PerSite,
+}
+
+/// What `learn` does.
+#[derive(Clone, Debug, Default)]
+pub struct LearnOptions {
+    /// The suffix method's configuration.
+    pub suffix: SuffixConfig,
+    /// Which site(s).
+    pub site: SiteChoice,
+    /// Cross-site filtering threshold for `PerSite` (None: the default, at least half the
+    /// sites and at least three; 0 disables it).
+    pub cross_site_min: Option<usize>,
+    /// Parser limits.
+    pub parse: ParseOptions,
+}
+
+/// The result of learning.
+#[derive(Debug, Default)]
+pub struct Learned {
+    /// One profile per site learned.
+    pub profiles: Vec<Profile>,
+    /// Sites not learned, with their page counts and why.
+    pub skipped: Vec<(String, usize, String)>,
+    /// Pages that could not be read or parsed.
+    pub page_errors: Vec<Error>,
+    /// Expressions removed by cross-site filtering.
+    pub cross_site_dropped: usize,
+}
+
+/// Learns site profiles from pages. `progress` is called with each page's size once it is
+/// parsed.
+pub fn learn(
+    pages: impl Iterator<Item = Result<Page, CorpusError>>,
+    opts: &LearnOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Learned, Error> {
+    let mut learned = Learned::default();
+    let mut raw = Vec::new();
+    for p in pages {
+        match p {
+            Ok(p) => raw.push(p),
+            Err(e) => learned.page_errors.push(Error::Corpus(e)),
+        }
+    }
+    let load = LoadOptions {
+        parse: opts.parse.clone(),
+        keep_source: opts.suffix.view == View::Raw,
+    };
+    let view = opts.suffix.view;
+    // Parse in parallel, keeping only the string each page contributes.
+    let docs: Vec<Result<(String, String), Error>> = raw
+        .into_par_iter()
+        .map(|page| {
+            let size = page.bytes.len() as u64;
+            let loaded = load_page(page, &load);
+            progress(size);
+            let loaded = loaded?;
+            let text = match view {
+                View::Text => loaded.view.text().to_string(),
+                View::Raw => loaded.text.unwrap_or_default(),
+            };
+            Ok((loaded.site.as_str().to_string(), text))
+        })
+        .collect();
+    let mut by_site: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for d in docs {
+        match d {
+            Ok((site, text)) => by_site.entry(site).or_default().push(text),
+            Err(e) => learned.page_errors.push(e),
+        }
+    }
+    if by_site.is_empty() {
+        return Err(Error::NoPages);
+    }
+    let summary = by_site
+        .iter()
+        .map(|(s, d)| format!("{s} ({})", d.len()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let chosen: Vec<(String, Vec<String>)> = match &opts.site {
+        SiteChoice::Single if by_site.len() > 1 => {
+            return Err(Error::MixedSites {
+                count: by_site.len(),
+                sites: summary,
+            });
+        }
+        SiteChoice::Named(name) => match by_site.remove(name.as_str()) {
+            Some(docs) => {
+                for (s, d) in &by_site {
+                    learned
+                        .skipped
+                        .push((s.clone(), d.len(), format!("not the site {name}")));
+                }
+                vec![(name.clone(), docs)]
+            }
+            None => {
+                return Err(Error::NoSuchSite {
+                    site: name.clone(),
+                    sites: summary,
+                });
+            }
+        },
+        _ => by_site.into_iter().collect(),
+    };
+    let per_site = opts.site == SiteChoice::PerSite;
+    let mut models = Vec::new();
+    for (site, docs) in chosen {
+        if docs.len() < 2 && per_site {
+            learned.skipped.push((
+                site,
+                docs.len(),
+                "one page is not enough to learn from".into(),
+            ));
+            continue;
+        }
+        let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let model = chaff_suffix::learn(&refs, &opts.suffix)?;
+        models.push((site, docs.len(), model));
+    }
+    if per_site {
+        let min_sites = opts
+            .cross_site_min
+            .unwrap_or_else(|| chaff_suffix::default_min_sites(models.len()));
+        if min_sites >= 2 {
+            let mut refs: Vec<&mut chaff_suffix::SuffixModel> =
+                models.iter_mut().map(|(_, _, m)| m).collect();
+            learned.cross_site_dropped = chaff_suffix::cross_site_filter(&mut refs, min_sites);
+        }
+    }
+    learned.profiles = models
+        .into_iter()
+        .map(|(site, n, model)| {
+            Profile::new(
+                site,
+                n as u32,
+                Methods {
+                    suffix: Some(model),
+                },
+            )
+        })
+        .collect();
+    Ok(learned)
+}
+
+/// A page after cleaning.
+pub struct CleanedPage {
+    /// Where it came from.
+    pub source: String,
+    /// Its URL.
+    pub url: Option<String>,
+    /// Its site key.
+    pub site: String,
+    /// The document the labels refer to (for the raw view, the cleaned source re-parsed).
+    pub doc: Document,
+    /// Its view.
+    pub view: TextView,
+    /// The labels.
+    pub labels: Labels,
+}
+
+impl CleanedPage {
+    /// Renders the page in `format`.
+    pub fn render(&self, format: Format) -> String {
+        chaff_extract::render(format, &self.doc, &self.view, &self.labels, &self.meta())
+    }
+
+    fn meta(&self) -> PageMeta<'_> {
+        PageMeta {
+            source: &self.source,
+            url: self.url.as_deref(),
+            site: Some(&self.site),
+        }
+    }
+
+    /// The JSON Lines record of the page: for the JSON format the full record with per-node
+    /// labels; otherwise provenance plus the rendered output under `text`.
+    pub fn record(&self, format: Format) -> serde_json::Value {
+        match format {
+            Format::Json => chaff_extract::json(&self.doc, &self.view, &self.labels, &self.meta()),
+            other => serde_json::json!({
+                "source": self.source,
+                "url": self.url,
+                "site": self.site,
+                "format": format_name(other),
+                "text": self.render(other),
+            }),
+        }
+    }
+}
+
+/// The command-line name of a format.
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Text => "text",
+        Format::Markdown => "markdown",
+        Format::Html => "html",
+        Format::Json => "json",
+    }
+}
+
+/// A profile ready to clean pages.
+pub struct Cleaner {
+    profile: Profile,
+    suffix: Option<CompiledSuffix>,
+    parse: ParseOptions,
+}
+
+impl Cleaner {
+    /// Compiles a profile's models.
+    pub fn new(profile: Profile, parse: ParseOptions) -> Result<Cleaner, Error> {
+        let suffix = profile
+            .methods
+            .suffix
+            .clone()
+            .map(CompiledSuffix::new)
+            .transpose()?;
+        Ok(Cleaner {
+            profile,
+            suffix,
+            parse,
+        })
+    }
+
+    /// The profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// How pages must be loaded for this cleaner.
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            parse: self.parse.clone(),
+            keep_source: self
+                .suffix
+                .as_ref()
+                .is_some_and(|s| s.model().view == View::Raw),
+        }
+    }
+
+    /// Cleans one loaded page.
+    pub fn clean(&self, page: LoadedPage) -> Result<CleanedPage, Error> {
+        let Some(suffix) = &self.suffix else {
+            let labels = Labels::all_content(page.doc.len());
+            return Ok(cleaned(page, labels));
+        };
+        if suffix.model().view == View::Raw {
+            let source = page.text.as_deref().unwrap_or("");
+            let kept = suffix.clean_text(source);
+            let fail = |e: chaff_dom::DomError| Error::Page {
+                page: page.source.clone(),
+                message: e.to_string(),
+            };
+            let doc = match page.media {
+                Media::Html => chaff_dom::parse_str(&kept, &self.parse).map_err(fail)?,
+                Media::Text => text_document(&kept, &self.parse).map_err(fail)?,
+            };
+            let view = TextView::new(&doc);
+            let labels = Labels::all_content(doc.len());
+            return Ok(CleanedPage {
+                source: page.source,
+                url: page.url,
+                site: page.site.as_str().to_string(),
+                doc,
+                view,
+                labels,
+            });
+        }
+        let labels = suffix.label(&page.input());
+        Ok(cleaned(page, labels))
+    }
+}
+
+fn cleaned(page: LoadedPage, labels: Labels) -> CleanedPage {
+    CleanedPage {
+        source: page.source,
+        url: page.url,
+        site: page.site.as_str().to_string(),
+        doc: page.doc,
+        view: page.view,
+        labels,
+    }
+}

@@ -1,0 +1,179 @@
+//! The site profile: the versioned, human-readable JSON of everything learned about a site.
+//!
+//! ```json
+//! { "format": "chaff-profile", "version": 1, "site": "bbc.co.uk", "pages": 12,
+//!   "generator": "chaff 0.1.0", "methods": { "suffix": { ... } } }
+//! ```
+//!
+//! Each method stores its model under its own key of `methods`, so one profile can carry the
+//! models of several methods. A reader refuses profiles of a newer format version (they may
+//! mean something this reader cannot honour) and names the file and the position of any
+//! syntax or schema error. Writes are atomic: a crash leaves the old profile or the new one.
+
+use std::path::Path;
+
+use chaff_suffix::SuffixModel;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "chaff-profile";
+/// The profile format version this build writes and the newest it reads.
+pub const VERSION: u32 = 1;
+
+/// Everything learned about one site.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Format version; see [`VERSION`].
+    pub version: u32,
+    /// The site key the profile was learned for.
+    pub site: String,
+    /// Number of pages learned from.
+    pub pages: u32,
+    /// The program that wrote it.
+    pub generator: String,
+    /// One model per method.
+    pub methods: Methods,
+}
+
+/// The models of the methods a profile carries.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Methods {
+    /// Suffix-array template mining (Foschini).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<SuffixModel>,
+}
+
+impl Methods {
+    /// Names of the methods present.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.suffix.is_some() {
+            out.push("suffix");
+        }
+        out
+    }
+}
+
+impl Profile {
+    /// A new profile for `site`.
+    pub fn new(site: impl Into<String>, pages: u32, methods: Methods) -> Profile {
+        Profile {
+            format: FORMAT.into(),
+            version: VERSION,
+            site: site.into(),
+            pages,
+            generator: format!("chaff {}", env!("CARGO_PKG_VERSION")),
+            methods,
+        }
+    }
+
+    /// Parses a profile from JSON text; `origin` names it in errors.
+    pub fn from_json(text: &str, origin: &str) -> Result<Profile, Error> {
+        let err = |message: String| Error::Profile {
+            path: origin.to_string(),
+            message,
+        };
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| err(format!("not valid JSON ({e})")))?;
+        let format = value.get("format").and_then(|f| f.as_str());
+        if format != Some(FORMAT) {
+            return Err(err(format!(
+                "not a chaff profile (expected \"format\": \"{FORMAT}\")"
+            )));
+        }
+        let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
+        if version == 0 {
+            return Err(err("missing or invalid \"version\"".into()));
+        }
+        if version > VERSION as u64 {
+            return Err(err(format!(
+                "profile format version {version} is newer than this chaff understands (up to {VERSION}); upgrade chaff"
+            )));
+        }
+        let profile: Profile =
+            serde_json::from_str(text).map_err(|e| err(format!("invalid profile ({e})")))?;
+        if profile.methods.names().is_empty() {
+            return Err(err("the profile holds no model this chaff can use".into()));
+        }
+        Ok(profile)
+    }
+
+    /// Reads a profile file.
+    pub fn load(path: &Path) -> Result<Profile, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Profile {
+            path: path.display().to_string(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Profile::from_json(&text, &path.display().to_string())
+    }
+
+    /// The profile as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|_| String::from("{}"));
+        s.push('\n');
+        s
+    }
+
+    /// Writes the profile atomically.
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
+        chaff_corpus::atomic_write(path, self.to_json().as_bytes())?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Profile {
+        let docs = [
+            "Home News Sport story one is here",
+            "Home News Sport another tale there",
+        ];
+        let model = chaff_suffix::learn(&docs, &chaff_suffix::SuffixConfig::default()).unwrap();
+        Profile::new(
+            "example.org",
+            2,
+            Methods {
+                suffix: Some(model),
+            },
+        )
+    }
+
+    #[test]
+    fn round_trip() {
+        let p = sample();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.json");
+        p.save(&path).unwrap();
+        assert_eq!(Profile::load(&path).unwrap(), p);
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("\"format\": \"chaff-profile\"")
+        );
+    }
+
+    #[test]
+    fn bad_profiles_are_refused_with_reasons() {
+        let msg = |text: &str| Profile::from_json(text, "x.json").unwrap_err().to_string();
+        assert!(msg("{").contains("not valid JSON"));
+        assert!(msg("{\"format\":\"other\"}").contains("not a chaff profile"));
+        let mut future: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        future["version"] = 99.into();
+        assert!(msg(&future.to_string()).contains("newer than this chaff"));
+        let mut broken: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        broken["methods"]["suffix"]["expressions"] = "oops".into();
+        assert!(msg(&broken.to_string()).contains("invalid profile"));
+        let empty = Profile::new("s", 2, Methods::default()).to_json();
+        assert!(msg(&empty).contains("no model"));
+        assert!(
+            msg("{\"format\":\"chaff-profile\",\"version\":1}")
+                .starts_with("x.json: invalid profile")
+        );
+    }
+}

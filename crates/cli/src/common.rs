@@ -1,0 +1,124 @@
+//! What the subcommands share: inputs, parser limits, progress, status and error display.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use chaff::corpus::{Pages, PagesOptions};
+use chaff_dom::ParseOptions;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How a command ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Everything worked.
+    Ok,
+    /// Output was produced, but some inputs failed (reported on stderr).
+    Partial,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        match s {
+            Status::Ok => ExitCode::SUCCESS,
+            Status::Partial => ExitCode::from(1),
+        }
+    }
+}
+
+/// Options every command that reads pages accepts.
+#[derive(Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Pages: files, folders (recursive), glob patterns, .warc/.warc.gz archives, `.gz`
+    /// files, or `-` for JSON Lines on stdin ({"url","html"} or {"path"} per line).
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// Refuse pages larger than this many bytes.
+    #[arg(long, default_value_t = 64 << 20, value_name = "BYTES")]
+    pub max_page_size: usize,
+    /// Do not show a progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl InputArgs {
+    /// The parser options.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            max_bytes: self.max_page_size,
+            ..ParseOptions::default()
+        }
+    }
+
+    /// The page iterator over the inputs; fails up front on unreadable paths or globs that
+    /// match nothing.
+    pub fn pages(&self) -> anyhow::Result<Pages> {
+        let options = PagesOptions {
+            max_page_bytes: self.max_page_size as u64,
+            ..PagesOptions::default()
+        };
+        let pages = Pages::from_args(&self.inputs, options)?;
+        Ok(if self.inputs.iter().any(|i| i == "-") {
+            pages.with_stdin(std::io::BufReader::new(std::io::stdin()))
+        } else {
+            pages
+        })
+    }
+}
+
+/// A byte-counting progress bar on stderr, hidden when stderr is not a terminal.
+pub fn progress(quiet: bool, what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {msg} {pos} pages, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// Reports a per-input problem on stderr.
+pub fn warn(message: impl std::fmt::Display) {
+    eprintln!("chaff: {}", one_line(&message));
+}
+
+/// An error or message on one line.
+pub fn one_line(e: &dyn std::fmt::Display) -> String {
+    e.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether an error is a closed stdout (`chaff clean ... | head`).
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// A site key as a safe file-name stem.
+pub fn site_file_stem(site: &str) -> String {
+    let s: String = site
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let s = s.trim_start_matches('.');
+    if s.is_empty() {
+        "site".to_string()
+    } else {
+        s.chars().take(100).collect()
+    }
+}

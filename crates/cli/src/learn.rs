@@ -1,0 +1,222 @@
+//! `chaff learn`: pages of a site in, a site profile out.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use chaff::{LearnOptions, SiteChoice};
+use chaff_suffix::mutable::{self, MutablePattern};
+use chaff_suffix::tokens::TokenizerSpec;
+use chaff_suffix::{SuffixConfig, View};
+use clap::{Args, ValueEnum};
+
+use crate::common::{self, InputArgs, Status};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Method {
+    /// Suffix-array template mining (Foschini).
+    Suffix,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ViewArg {
+    /// The visible text; every output format works.
+    Text,
+    /// The raw source, markup included, as in the thesis.
+    Raw,
+}
+
+#[derive(Args)]
+pub struct LearnArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// The method(s) to learn, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "suffix")]
+    method: Vec<Method>,
+    /// Where to write the profile (with --per-site: a directory, one profile per site).
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Learn only the pages of this site (a registrable domain, or a folder name for pages
+    /// without URLs).
+    #[arg(long, conflicts_with = "per_site")]
+    site: Option<String>,
+    /// Learn one profile per site found in the inputs, with cross-site filtering.
+    #[arg(long)]
+    per_site: bool,
+    /// Drop strings found in at least this many sites' templates (--per-site; default: half
+    /// the sites and at least 3; 0 disables).
+    #[arg(long, value_name = "N")]
+    cross_site_min: Option<usize>,
+    /// What string of a page to mine.
+    #[arg(long, value_enum, default_value = "text")]
+    view: ViewArg,
+    /// Extra mutable patterns: one regex per line, `token: RE` (whole tokens) or
+    /// `inside: RE` (inside tokens).
+    #[arg(long, value_name = "FILE")]
+    mutable: Option<PathBuf>,
+    /// Do not use the built-in mutable patterns (dates, numbers, URLs...).
+    #[arg(long)]
+    no_builtin_mutable: bool,
+    /// The tokenisation parameter: a regex for one token.
+    #[arg(long, default_value = r"\S+", value_name = "REGEX")]
+    token_pattern: String,
+    /// What separates tokens (derived from --token-pattern when it is a repeated class).
+    #[arg(long, value_name = "REGEX")]
+    separator: Option<String>,
+    /// Ignore strings found in fewer documents.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    min_docs: u32,
+    /// Ignore strings of fewer tokens.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    min_tokens: u32,
+    /// Merge removed intervals closer than this many characters.
+    #[arg(long, value_name = "CHARS")]
+    merge_gap: Option<u32>,
+    /// Keep a text node whole when matches cover less than this share of it (text view).
+    #[arg(long, value_name = "SHARE")]
+    node_coverage: Option<f32>,
+    /// Print the cleaning expressions, one per line, on stdout.
+    #[arg(long)]
+    print_regexes: bool,
+    /// Draw the document-frequency histogram with its cutoff as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
+    if args.output.is_none() && !args.print_regexes {
+        bail!(
+            "say where the profile goes with -o PATH (or print the expressions with --print-regexes)"
+        );
+    }
+    let Method::Suffix = args.method.first().copied().unwrap_or(Method::Suffix);
+    let config = suffix_config(&args)?;
+    let site = match (&args.site, args.per_site) {
+        (Some(s), _) => SiteChoice::Named(s.clone()),
+        (None, true) => SiteChoice::PerSite,
+        (None, false) => SiteChoice::Single,
+    };
+    let opts = LearnOptions {
+        suffix: config,
+        site,
+        cross_site_min: args.cross_site_min,
+        parse: args.input.parse_options(),
+    };
+    let pages = args.input.pages()?;
+    let bar = common::progress(args.input.quiet, "learning from");
+    let learned = chaff::learn(pages, &opts, &|bytes| {
+        bar.inc(1);
+        bar.inc_length(bytes);
+    });
+    bar.finish_and_clear();
+    let learned = learned?;
+    let mut status = Status::Ok;
+    for e in &learned.page_errors {
+        common::warn(e);
+        status = Status::Partial;
+    }
+    for (site, n, why) in &learned.skipped {
+        common::warn(format!("skipped site {site} ({n} pages): {why}"));
+    }
+    if learned.profiles.is_empty() {
+        bail!("no site had enough pages to learn from");
+    }
+    if learned.cross_site_dropped > 0 {
+        eprintln!(
+            "chaff: cross-site filtering dropped {} expressions",
+            learned.cross_site_dropped
+        );
+    }
+    let per_site = args.per_site;
+    if let (Some(out), true) = (&args.output, per_site) {
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    }
+    for profile in &learned.profiles {
+        let suffix = profile.methods.suffix.as_ref();
+        if let Some(out) = &args.output {
+            let path = if per_site {
+                out.join(format!(
+                    "{}.profile.json",
+                    common::site_file_stem(&profile.site)
+                ))
+            } else {
+                out.clone()
+            };
+            profile.save(&path)?;
+            if let Some(m) = suffix {
+                eprintln!(
+                    "chaff: {}: {} pages, {} tokens, {} candidate strings, cutoff at {}% of pages, {} expressions -> {}",
+                    profile.site,
+                    profile.pages,
+                    m.tokens,
+                    m.candidates,
+                    m.histogram.cutoff,
+                    m.expressions.len(),
+                    path.display()
+                );
+            }
+        }
+        if let (Some(plot), Some(m)) = (&args.plot, suffix) {
+            let path = if per_site {
+                site_plot_path(plot, &profile.site)
+            } else {
+                plot.clone()
+            };
+            crate::plot::histogram(&path, &profile.site, &m.histogram)?;
+        }
+        if args.print_regexes {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            for e in suffix.map(|m| m.expressions.as_slice()).unwrap_or_default() {
+                writeln!(out, "{}", e.regex)?;
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn site_plot_path(plot: &std::path::Path, site: &str) -> PathBuf {
+    let stem = plot
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("histogram");
+    plot.with_file_name(format!("{stem}-{}.svg", common::site_file_stem(site)))
+}
+
+fn suffix_config(args: &LearnArgs) -> anyhow::Result<SuffixConfig> {
+    let tokenizer = TokenizerSpec::new(&args.token_pattern, args.separator.as_deref())
+        .map_err(anyhow::Error::msg)?;
+    let mut patterns: Vec<MutablePattern> = if args.no_builtin_mutable {
+        Vec::new()
+    } else {
+        mutable::builtin()
+    };
+    if let Some(path) = &args.mutable {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let extra =
+            mutable::parse_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        // User patterns first: they are usually more specific than the built-in ones.
+        patterns.splice(0..0, extra);
+    }
+    let mut config = SuffixConfig {
+        view: match args.view {
+            ViewArg::Text => View::Text,
+            ViewArg::Raw => View::Raw,
+        },
+        tokenizer,
+        mutable: Some(patterns),
+        ..SuffixConfig::default()
+    };
+    config.mining.min_docs = args.min_docs;
+    config.mining.min_tokens = args.min_tokens;
+    if let Some(g) = args.merge_gap {
+        config.clean.merge_gap = g;
+    }
+    if let Some(c) = args.node_coverage {
+        if !(0.0..=1.0).contains(&c) {
+            bail!("--node-coverage must be between 0 and 1");
+        }
+        config.clean.node_coverage = c;
+    }
+    Ok(config)
+}

@@ -1,0 +1,47 @@
+//! The `chaff` command: a thin layer of argument parsing, progress and exit codes over the
+//! `chaff` library. Exit status: 0 success, 1 finished but some inputs failed (each reported
+//! on stderr), 2 nothing could be done (usage, unreadable profile, no pages...).
+
+mod clean;
+mod common;
+mod learn;
+mod plot;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Separate what a web page says from the template it is wrapped in, by learning each site's
+/// template from many of its pages.
+#[derive(Parser)]
+#[command(name = "chaff", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Learn a site's template from its pages and write a site profile.
+    Learn(learn::LearnArgs),
+    /// Remove a site's template from pages using its profile.
+    Clean(clean::CleanArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Learn(args) => learn::run(args),
+        Command::Clean(args) => clean::run(args),
+    };
+    match result {
+        Ok(status) => status.into(),
+        Err(e) => {
+            if common::is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("chaff: error: {}", common::one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}

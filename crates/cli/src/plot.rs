@@ -1,0 +1,67 @@
+//! Plots: the document-frequency histogram with the chosen cutoff (thesis Figure 3.2).
+
+use std::path::Path;
+
+use anyhow::Context;
+use chaff_suffix::cutoff::Histogram;
+use plotters::prelude::*;
+
+/// Draws the histogram (log-scaled counts) with the cutoff bin marked, as SVG.
+pub fn histogram(path: &Path, site: &str, h: &Histogram) -> anyhow::Result<()> {
+    let max = h.counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 480)).into_drawing_area();
+        draw_histogram(&root, site, h, max)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+    }
+    chaff::corpus::atomic_write(path, svg.as_bytes())?;
+    Ok(())
+}
+
+fn draw_histogram(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    site: &str,
+    h: &Histogram,
+    max: f64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    {
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "{site}: strings by share of {} pages (cutoff at bin {})",
+                    h.documents, h.cutoff
+                ),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0u32..h.counts.len() as u32, (0.8f64..max * 1.5).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("share of pages (%)")
+            .y_desc("strings")
+            .disable_x_mesh()
+            .draw()?;
+        chart.draw_series(h.counts.iter().enumerate().filter(|(_, c)| **c > 0).map(
+            |(i, &c)| {
+                let colour = if i >= h.cutoff {
+                    RED.mix(0.7)
+                } else {
+                    BLUE.mix(0.6)
+                };
+                Rectangle::new([(i as u32, 0.8), (i as u32 + 1, c as f64)], colour.filled())
+            },
+        ))?;
+        let cut = h.cutoff as u32;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(cut, 0.8), (cut, max * 1.5)],
+            BLACK.stroke_width(2),
+        )))?;
+        root.present()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! Size-capped reading and decompression.
+//!
+//! Every byte that enters the crate goes through [`read_capped`], so a huge
+//! file, an endless stream or a gzip bomb costs at most `cap + 1` bytes of
+//! memory: decompression stops as soon as the output passes the cap.
+
+use std::io::{self, Read};
+
+/// The two bytes every gzip member starts with.
+pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Whether `bytes` starts like a gzip stream.
+pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&GZIP_MAGIC)
+}
+
+/// Reads `reader` to its end, or gives `None` as soon as more than `cap`
+/// bytes have come out (the rest is not read).
+pub(crate) fn read_capped<R: Read>(reader: R, cap: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    reader.take(cap.saturating_add(1)).read_to_end(&mut out)?;
+    if out.len() as u64 > cap {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// Decompresses a (possibly multi-member) gzip byte string, capped.
+pub(crate) fn gunzip_capped(bytes: &[u8], cap: u64) -> io::Result<Option<Vec<u8>>> {
+    read_capped(flate2::read::MultiGzDecoder::new(bytes), cap)
+}
+
+/// Decompresses an HTTP `deflate` body, capped.
+///
+/// The HTTP name means a zlib stream, but some servers send raw deflate, so a
+/// body without a valid zlib header is tried as raw deflate.
+pub(crate) fn inflate_capped(bytes: &[u8], cap: u64) -> io::Result<Option<Vec<u8>>> {
+    if has_zlib_header(bytes) {
+        read_capped(flate2::read::ZlibDecoder::new(bytes), cap)
+    } else {
+        read_capped(flate2::read::DeflateDecoder::new(bytes), cap)
+    }
+}
+
+/// Decompresses a brotli body, capped.
+pub(crate) fn brotli_capped(bytes: &[u8], cap: u64) -> io::Result<Option<Vec<u8>>> {
+    read_capped(brotli_decompressor::Decompressor::new(bytes, 4096), cap)
+}
+
+/// A zlib header: compression method 8 with a window of at most 32 KiB, and
+/// a check value making the first two bytes a multiple of 31.
+fn has_zlib_header(bytes: &[u8]) -> bool {
+    match bytes {
+        [cmf, flg, ..] => {
+            cmf & 0x0f == 8 && cmf >> 4 <= 7 && (u16::from(*cmf) * 256 + u16::from(*flg)) % 31 == 0
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::Compression;
+    use flate2::write::{GzEncoder, ZlibEncoder};
+    use std::io::Write;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn cap_is_inclusive() {
+        assert_eq!(read_capped(&b"abc"[..], 3).unwrap(), Some(b"abc".to_vec()));
+        assert_eq!(read_capped(&b"abcd"[..], 3).unwrap(), None);
+        assert_eq!(read_capped(&b""[..], 0).unwrap(), Some(Vec::new()));
+    }
+
+    #[test]
+    fn multi_member_gzip() {
+        let mut two = gz(b"hello ");
+        two.extend(gz(b"world"));
+        assert_eq!(
+            gunzip_capped(&two, 100).unwrap(),
+            Some(b"hello world".to_vec())
+        );
+    }
+
+    #[test]
+    fn gzip_bomb_stops_at_cap() {
+        let bomb = gz(&vec![0u8; 8 << 20]);
+        assert!(bomb.len() < 64 << 10);
+        assert_eq!(gunzip_capped(&bomb, 1 << 20).unwrap(), None);
+    }
+
+    #[test]
+    fn truncated_gzip_is_an_error() {
+        let data = gz(&(0..5000u32)
+            .flat_map(|i| i.to_le_bytes())
+            .collect::<Vec<_>>());
+        assert!(gunzip_capped(&data[..data.len() / 2], 1 << 20).is_err());
+    }
+
+    #[test]
+    fn zlib_and_raw_deflate() {
+        let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
+        z.write_all(b"<p>zlib</p>").unwrap();
+        let z = z.finish().unwrap();
+        assert_eq!(
+            inflate_capped(&z, 100).unwrap(),
+            Some(b"<p>zlib</p>".to_vec())
+        );
+        let mut r = flate2::write::DeflateEncoder::new(Vec::new(), Compression::default());
+        r.write_all(b"<p>raw</p>").unwrap();
+        let r = r.finish().unwrap();
+        assert_eq!(
+            inflate_capped(&r, 100).unwrap(),
+            Some(b"<p>raw</p>".to_vec())
+        );
+    }
+}
