@@ -104,7 +104,7 @@ pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
             };
             if let Some(dir) = &args.output {
                 let name = names.name(&meta, index, format.extension());
-                atomic_write(&dir.join(&name), cleaned.render(format).as_bytes())?;
+                atomic_write(dir.join(&name), cleaned.render(format).as_bytes())?;
             } else if only_one {
                 single = Some(cleaned.render(format));
             } else {

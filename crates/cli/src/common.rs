@@ -55,7 +55,6 @@ impl InputArgs {
     pub fn pages(&self) -> anyhow::Result<Pages> {
         let options = PagesOptions {
             max_page_bytes: self.max_page_size as u64,
-            ..PagesOptions::default()
         };
         let pages = Pages::from_args(&self.inputs, options)?;
         Ok(if self.inputs.iter().any(|i| i == "-") {

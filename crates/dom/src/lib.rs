@@ -23,9 +23,10 @@ mod parse;
 pub mod select;
 pub mod serialize;
 pub mod text;
+mod tokenize;
 
 pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
 pub use error::DomError;
-pub use parse::{ParseOptions, parse, parse_str, parse_with};
+pub use parse::{ParseOptions, TokenizerKind, parse, parse_str, parse_with};
 pub use text::{Segment, TextView};

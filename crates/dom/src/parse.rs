@@ -35,6 +35,18 @@ pub struct ParseOptions {
     pub transport_charset: Option<String>,
     /// Refuse inputs that look like binary files (see [`crate::looks_binary`]).
     pub reject_binary: bool,
+    /// Which tokenizer feeds html5ever's tree builder. Both build identical documents.
+    pub tokenizer: TokenizerKind,
+}
+
+/// The tokenizer choice of [`ParseOptions::tokenizer`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TokenizerKind {
+    /// This crate's tokenizer (`tokenize.rs`): whole-input, memchr-driven, several times faster.
+    #[default]
+    Fast,
+    /// html5ever's own tokenizer, kept as the reference the fast one is tested against.
+    Html5ever,
 }
 
 impl Default for ParseOptions {
@@ -44,6 +56,7 @@ impl Default for ParseOptions {
             max_depth: 512,
             transport_charset: None,
             reject_binary: true,
+            tokenizer: TokenizerKind::default(),
         }
     }
 }
@@ -65,7 +78,7 @@ pub fn parse_with(bytes: &[u8], opts: &ParseOptions) -> Result<Document, DomErro
         return Err(DomError::Binary);
     }
     let decoded = encoding::decode(bytes, opts.transport_charset.as_deref());
-    Ok(build(decoded, bytes.len(), opts.max_depth))
+    Ok(build(decoded, bytes.len(), opts))
 }
 
 /// Parses a string that is already decoded (for example a JSON Lines `html` field).
@@ -82,24 +95,43 @@ pub fn parse_str(html: &str, opts: &ParseOptions) -> Result<Document, DomError> 
         source: encoding::EncodingSource::Transport,
         had_errors: false,
     };
-    Ok(build(decoded, html.len(), opts.max_depth))
+    Ok(build(decoded, html.len(), opts))
 }
 
-fn build(decoded: Decoded<'_>, source_len: usize, max_depth: u32) -> Document {
-    let max_depth = max_depth.max(1);
+fn build(decoded: Decoded<'_>, source_len: usize, opts: &ParseOptions) -> Document {
+    let max_depth = opts.max_depth.max(1);
     let guard = DepthGuard {
         tree_builder: TreeBuilder::new(Sink::new(), TreeBuilderOpts::default()),
         dropped: RefCell::new(Vec::new()),
         limit: max_depth,
     };
-    let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(StrTendril::from(&*decoded.text));
-    // `Script` and `EncodingIndicator` results only pause the tokenizer (for script execution
-    // and for re-decoding); we run no scripts and have already sniffed the encoding.
-    while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
-    tokenizer.end();
-    let arena = tokenizer.sink.tree_builder.sink;
+    // A BOM is removed by the decoder; html5ever also drops one more U+FEFF at the very start.
+    let text = decoded.text.strip_prefix('\u{feff}').unwrap_or(&decoded.text);
+    let arena = match opts.tokenizer {
+        TokenizerKind::Fast => {
+            crate::tokenize::tokenize(text, &guard);
+            guard.tree_builder.sink
+        }
+        TokenizerKind::Html5ever => {
+            // `discard_bom` is off because html5ever would apply it at every `feed`, i.e. also
+            // to a U+FEFF right after each `</script>` or `<meta charset>` pause below.
+            let tokenizer = Tokenizer::new(
+                guard,
+                TokenizerOpts {
+                    discard_bom: false,
+                    ..TokenizerOpts::default()
+                },
+            );
+            let input = BufferQueue::default();
+            input.push_back(StrTendril::from(text));
+            // `Script` and `EncodingIndicator` results only pause the tokenizer (for script
+            // execution and for re-decoding); we run no scripts and have already sniffed the
+            // encoding.
+            while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+            tokenizer.end();
+            tokenizer.sink.tree_builder.sink
+        }
+    };
     let mut doc = arena.into_document(max_depth);
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
