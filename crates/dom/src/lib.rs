@@ -1,9 +1,10 @@
 //! `chaff-dom`: bytes in, an arena HTML document out.
 //!
 //! What it is for: turning a page's bytes into a [`Document`] any method can read cheaply —
-//! encoding sniffing ([`encoding`]), standards-compliant tree building with html5ever, nodes
-//! numbered in depth-first pre-order ([`NodeId`]), the visible-text view ([`TextView`]),
-//! CSS selectors ([`select`]) and serialisation ([`serialize`]).
+//! encoding sniffing ([`encoding`]), a fast whole-input tokenizer (`tokenize.rs`) feeding
+//! html5ever's standards-compliant tree builder (html5ever's own tokenizer stays selectable with
+//! [`TokenizerKind`]), nodes numbered in depth-first pre-order ([`NodeId`]), the visible-text
+//! view ([`TextView`]), CSS selectors ([`select`]) and serialisation ([`serialize`]).
 //!
 //! What it must not know: templates, sites, labels, methods or output formats. Nothing here
 //! decides what is content; it only describes the page faithfully.

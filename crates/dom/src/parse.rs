@@ -106,7 +106,10 @@ fn build(decoded: Decoded<'_>, source_len: usize, opts: &ParseOptions) -> Docume
         limit: max_depth,
     };
     // A BOM is removed by the decoder; html5ever also drops one more U+FEFF at the very start.
-    let text = decoded.text.strip_prefix('\u{feff}').unwrap_or(&decoded.text);
+    let text = decoded
+        .text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&decoded.text);
     let arena = match opts.tokenizer {
         TokenizerKind::Fast => {
             crate::tokenize::tokenize(text, &guard);
