@@ -356,12 +356,12 @@ impl Document {
         self.ids().find(|&id| self.is_tag(id, name))
     }
 
-    /// The text of the `<title>` element, whitespace-collapsed.
+    /// The text of the page's `<title>` element, whitespace-collapsed: the first HTML
+    /// `<title>` anywhere (error recovery can put it in the body), not SVG's.
     pub fn title(&self) -> Option<String> {
-        let head = self.head()?;
         let title = self
-            .descendants(head)
-            .find(|&id| self.is_tag(id, "title"))?;
+            .ids()
+            .find(|&id| self.is_tag(id, "title") && self.namespace(id) == ElementNs::Html)?;
         let raw: String = self
             .descendants(title)
             .filter(|&d| self.is_text(d))

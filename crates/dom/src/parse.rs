@@ -657,6 +657,11 @@ mod tests {
         assert!(doc.contains(body, NodeId(doc.len() as u32 - 1)));
         assert_eq!(doc.subtree_end(NodeId::ROOT).0 as usize, doc.len());
         assert_eq!(doc.title().as_deref(), Some("T"));
+        let wrapped = parse(
+            b"<text id=x><html><head><title> A  b </title></head><body><svg><title>s</title></svg>",
+        )
+        .unwrap();
+        assert_eq!(wrapped.title().as_deref(), Some("A b"));
     }
 
     #[test]
