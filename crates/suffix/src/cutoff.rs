@@ -171,11 +171,14 @@ mod tests {
 
     proptest! {
         /// On bimodal histograms with separated modes the brute force over centre pairs finds
-        /// the same split as the brute force over boundaries with mean centres.
+        /// the same split as the brute force over boundaries with mean centres. (With one mode
+        /// a hundred times lighter than the other, two-means may rightly split the heavy mode
+        /// instead — one string at bin 19 against 1,505 around bin 68 does — so the weights
+        /// stay within a factor of 100.)
         #[test]
         fn bimodal_cut_separates_the_modes(
             lo in 0usize..30, hi in 70usize..100,
-            a in 1u64..10_000, b in 1u64..10_000,
+            a in 100u64..10_000, b in 100u64..10_000,
             spread_lo in 0usize..5, spread_hi in 0usize..5,
         ) {
             let mut h = vec![0u64; 100];

@@ -29,23 +29,63 @@ pub enum View {
 }
 
 /// How cleaning intervals become removals.
+///
+/// The raw view applies the thesis's rule as it stands: intervals closer than `merge_gap`
+/// characters are merged. The visible-text view knows where its lines (the page's blocks) and
+/// links are, and applies the thesis's two future-work locality heuristics with them:
+/// * "a few characters removed in the middle of a clean chunk of text are probably a false
+///   positive": a line whose characters are covered by matches to less than `line_coverage`
+///   keeps its text whole (an idiom such as "as much as" inside a paragraph);
+/// * "a little chunk of good text in between two large templated strings is probably part of
+///   the template too": after that decision, a run of kept text between two removed text nodes
+///   is removed when it is shorter than `merge_gap` characters, or when it is all link text
+///   and shorter than `link_gap` (a list of varying headlines between template headings).
+///
+/// Merging after the line decision, rather than on the raw intervals, matters: merged raw
+/// intervals chain through the idiom matches inside a page's article and delete it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CleanParams {
-    /// Intervals separated by fewer characters than this are merged (thesis §3.4.1).
+    /// Removals separated by fewer characters than this are merged.
     pub merge_gap: u32,
-    /// Text view only: a text node whose visible characters are covered by matches to less
-    /// than this share keeps its text whole. The thesis's future-work heuristic: "a few
-    /// characters removed in the middle of a clean chunk of text are probably a false
-    /// positive". 0 removes every match, as the plain method does.
-    pub node_coverage: f32,
+    /// Text view: kept runs of link text between removals shorter than this are removed.
+    #[serde(default)]
+    pub link_gap: u32,
+    /// Text view: a line keeps its text whole when matches cover less than this share of it.
+    pub line_coverage: f32,
+    /// Text view: apply the locality rules (line coverage, gap merging after the line
+    /// decision, template echoes, the page's own headline). Off, every match is removed and
+    /// intervals are merged across `merge_gap` as in the raw view: the method as printed.
+    #[serde(default = "yes")]
+    pub locality: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl CleanParams {
+    /// The defaults for a view (see [`CleanParams`]; chosen by measurement, see the crate docs).
+    pub fn for_view(view: View) -> CleanParams {
+        match view {
+            View::Text => CleanParams {
+                merge_gap: 60,
+                link_gap: 1000,
+                line_coverage: 0.5,
+                locality: true,
+            },
+            View::Raw => CleanParams {
+                merge_gap: 0,
+                link_gap: 0,
+                line_coverage: 0.0,
+                locality: false,
+            },
+        }
+    }
 }
 
 impl Default for CleanParams {
     fn default() -> Self {
-        CleanParams {
-            merge_gap: 0,
-            node_coverage: 0.5,
-        }
+        CleanParams::for_view(View::Text)
     }
 }
 
@@ -62,6 +102,17 @@ pub struct SuffixConfig {
     pub mining: MiningParams,
     /// Cleaning parameters stored in the model.
     pub clean: CleanParams,
+}
+
+impl SuffixConfig {
+    /// The defaults for a view.
+    pub fn for_view(view: View) -> SuffixConfig {
+        SuffixConfig {
+            view,
+            clean: CleanParams::for_view(view),
+            ..SuffixConfig::default()
+        }
+    }
 }
 
 /// One cleaning expression with the statistics of the string it came from.
@@ -112,7 +163,12 @@ pub fn learn(docs: &[&str], config: &SuffixConfig) -> Result<SuffixModel, Suffix
     if docs.len() < 2 {
         return Err(SuffixError::TooFewDocuments(docs.len()));
     }
-    let tokenizer = config.tokenizer.compile().map_err(SuffixError::Config)?;
+    // The visible-text view keeps its lines (the page's blocks) as tokens.
+    let spec = config
+        .tokenizer
+        .clone()
+        .with_lines(config.view == View::Text);
+    let tokenizer = spec.compile().map_err(SuffixError::Config)?;
     let patterns = config.mutable.clone().unwrap_or_else(mutable::builtin);
     let set = MutableSet::new(patterns.clone()).map_err(SuffixError::Config)?;
     let mut corpus = build_corpus(docs, &tokenizer, &set);
@@ -124,7 +180,7 @@ pub fn learn(docs: &[&str], config: &SuffixConfig) -> Result<SuffixModel, Suffix
         .iter()
         .filter_map(|s| {
             let toks = s.tokens.iter().map(|&t| corpus.vocab[t as usize].as_str());
-            let regex = regexgen::expression(toks.clone(), &patterns, &config.tokenizer);
+            let regex = regexgen::expression(toks.clone(), &patterns, &spec);
             seen.insert(regex.clone()).then(|| Expression {
                 regex,
                 text: display_tokens(toks, &patterns),
@@ -136,7 +192,7 @@ pub fn learn(docs: &[&str], config: &SuffixConfig) -> Result<SuffixModel, Suffix
         .collect();
     Ok(SuffixModel {
         view: config.view,
-        tokenizer: config.tokenizer.clone(),
+        tokenizer: spec,
         mutable: patterns,
         mining: config.mining.clone(),
         clean: config.clean.clone(),
@@ -231,6 +287,11 @@ impl CompiledSuffix {
             .intervals(text, self.model.clean.merge_gap as usize)
     }
 
+    /// All match intervals of `text`, unioned but not merged.
+    pub fn matches(&self, text: &str) -> Vec<Range<usize>> {
+        self.cleaner.matches(text)
+    }
+
     /// `text` without its template intervals (the raw view's output).
     pub fn clean_text(&self, text: &str) -> String {
         self.cleaner
@@ -239,8 +300,15 @@ impl CompiledSuffix {
 
     /// Labels a page from the matches on its visible-text view.
     pub fn label_view(&self, doc: &Document, view: &TextView) -> Labels {
-        let intervals = self.intervals(view.text());
-        labels_from_intervals(doc, view, &intervals, self.model.clean.node_coverage)
+        let clean = &self.model.clean;
+        if clean.locality {
+            labels_from_intervals(doc, view, &self.cleaner.matches(view.text()), clean)
+        } else {
+            let intervals = self
+                .cleaner
+                .intervals(view.text(), clean.merge_gap as usize);
+            plain_labels(doc, view, &intervals)
+        }
     }
 }
 
@@ -279,76 +347,403 @@ impl SiteMethod for SuffixMethod {
     }
 }
 
-fn is_word_byte(b: u8) -> bool {
-    !b.is_ascii_whitespace()
+/// Maps intervals to labels without locality rules: a text node is template when the
+/// intervals cover all its word characters, and otherwise loses the covered ranges.
+pub fn plain_labels(doc: &Document, view: &TextView, intervals: &[Range<usize>]) -> Labels {
+    let text = view.text();
+    let mut labels = Labels::all_content(doc.len());
+    let mut first = 0usize;
+    for seg in view.segments() {
+        let r = seg.range();
+        while first < intervals.len() && intervals[first].end <= r.start {
+            first += 1;
+        }
+        let mut covered = Vec::new();
+        let mut k = first;
+        while k < intervals.len() && intervals[k].start < r.end {
+            let (a, b) = (intervals[k].start.max(r.start), intervals[k].end.min(r.end));
+            if a < b {
+                covered.push((a - r.start) as u32..(b - r.start) as u32);
+            }
+            k += 1;
+        }
+        if covered.is_empty() {
+            continue;
+        }
+        let s = &text[r.clone()];
+        let mut pos = 0usize;
+        let mut uncovered = false;
+        for c in &covered {
+            uncovered |= has_word_char(&s[pos..c.start as usize]);
+            pos = c.end as usize;
+        }
+        uncovered |= has_word_char(&s[pos..]);
+        if uncovered {
+            labels.set_partial(seg.node, covered);
+        } else {
+            labels.set(seg.node, 1.0, Role::Template);
+        }
+    }
+    elements_from_text(doc, view, &mut labels);
+    labels
 }
 
-/// Maps removal intervals on a page's text view to labels.
-///
-/// A text node is template when matches cover all of its visible text (or all but
-/// whitespace and punctuation); it keeps its text minus the covered ranges when they cover
-/// at least `node_coverage` of it; otherwise the matches inside it are ignored. An element is
-/// template when it has visible text and all of it is in template text nodes; an element
-/// without visible text follows its parent.
+/// Maps match intervals on a page's text view to labels, applying the line and gap rules of
+/// [`CleanParams`]. An element is template when it has visible text and all of it is in
+/// template text nodes; an element without visible text follows its parent.
 pub fn labels_from_intervals(
     doc: &Document,
     view: &TextView,
     intervals: &[Range<usize>],
-    node_coverage: f32,
+    params: &CleanParams,
 ) -> Labels {
-    let n = doc.len();
-    let mut labels = Labels::all_content(n);
-    let text = view.text().as_bytes();
-    // Per node: (visible chars, template chars) summed over the subtree.
-    let mut chars = vec![(0u32, 0u32); n];
-    let mut next = 0usize;
-    for seg in view.segments() {
+    let text = view.text();
+    let segs = view.segments();
+    let mut labels = Labels::all_content(doc.len());
+
+    // Covered byte ranges of every segment, relative to the segment.
+    let mut covered: Vec<Vec<Range<u32>>> = vec![Vec::new(); segs.len()];
+    let mut first = 0usize;
+    for (si, seg) in segs.iter().enumerate() {
         let r = seg.range();
-        while next < intervals.len() && intervals[next].end <= r.start {
-            next += 1;
+        while first < intervals.len() && intervals[first].end <= r.start {
+            first += 1;
         }
-        let mut covered: Vec<Range<u32>> = Vec::new();
-        let mut k = next;
+        let mut k = first;
         while k < intervals.len() && intervals[k].start < r.end {
-            let s = intervals[k].start.max(r.start);
-            let e = intervals[k].end.min(r.end);
-            if s < e {
-                covered.push((s - r.start) as u32..(e - r.start) as u32);
+            let (a, b) = (intervals[k].start.max(r.start), intervals[k].end.min(r.end));
+            if a < b {
+                covered[si].push((a - r.start) as u32..(b - r.start) as u32);
             }
             k += 1;
         }
-        let total = text[r.clone()].iter().filter(|&&b| is_word_byte(b)).count() as u32;
-        let mut cov = 0u32;
-        let mut uncovered_alnum = false;
-        let mut pos = r.start;
-        for c in &covered {
-            let (cs, ce) = (r.start + c.start as usize, r.start + c.end as usize);
-            uncovered_alnum |= text[pos..cs].iter().any(u8::is_ascii_alphanumeric)
-                || has_non_ascii_letter(&view.text()[pos..cs]);
-            cov += text[cs..ce].iter().filter(|&&b| is_word_byte(b)).count() as u32;
-            pos = ce;
+    }
+
+    // Lines of the page: runs of segments with no line break between them.
+    let mut lines: Vec<Range<usize>> = Vec::new();
+    let mut start = 0usize;
+    while start < segs.len() {
+        let mut end = start + 1;
+        while end < segs.len()
+            && !text[segs[end - 1].end as usize..segs[end].start as usize].contains('\n')
+        {
+            end += 1;
         }
-        uncovered_alnum |= text[pos..r.end].iter().any(u8::is_ascii_alphanumeric)
-            || has_non_ascii_letter(&view.text()[pos..r.end]);
+        lines.push(start..end);
+        start = end;
+    }
+    let line_text =
+        |l: &Range<usize>| &text[segs[l.start].start as usize..segs[l.end - 1].end as usize];
+    let page_lines: Vec<&str> = lines.iter().map(line_text).collect();
+
+    // Line decisions.
+    let mut removed = vec![false; segs.len()];
+    for line in &lines {
+        let (start, end) = (line.start, line.end);
+        let (mut total, mut cov, mut uncovered_word) = (0usize, 0usize, false);
+        let mut segment_uncovered = vec![false; end - start];
+        for si in start..end {
+            let s = &text[segs[si].range()];
+            total += non_space(s);
+            let mut pos = 0usize;
+            for c in &covered[si] {
+                let (a, b) = (c.start as usize, c.end as usize);
+                segment_uncovered[si - start] |= has_word_char(&s[pos..a]);
+                cov += non_space(&s[a..b]);
+                pos = b;
+            }
+            segment_uncovered[si - start] |= has_word_char(&s[pos..]);
+            uncovered_word |= segment_uncovered[si - start];
+        }
         let share = if total == 0 {
             0.0
         } else {
             cov as f32 / total as f32
         };
-        let node = seg.node;
-        if !covered.is_empty() && !uncovered_alnum {
-            labels.set(node, 1.0, Role::Template);
-            chars[node.index()] = (total, total);
-        } else if !covered.is_empty() && share >= node_coverage {
-            labels.set(node, share, Role::Content);
-            labels.set_partial(node, covered);
-            chars[node.index()] = (total, cov);
+        if cov > 0
+            && uncovered_word
+            && share < params.line_coverage
+            && echoes_page(line, segs, text, &covered, &page_lines)
+        {
+            // A template echo: the line's uncovered part is another line of this page (the
+            // article's own headline after "Home > World >", a section after "Filed under").
+            for si in start..end {
+                labels.set(segs[si].node, 1.0, Role::Template);
+                removed[si] = true;
+            }
+        } else if cov > 0 && (!uncovered_word || share >= params.line_coverage) {
+            for si in start..end {
+                if covered[si].is_empty() {
+                    continue;
+                }
+                if segment_uncovered[si - start] {
+                    labels.set(segs[si].node, share, Role::Content);
+                    labels.set_partial(segs[si].node, std::mem::take(&mut covered[si]));
+                } else {
+                    labels.set(segs[si].node, 1.0, Role::Template);
+                    removed[si] = true;
+                }
+            }
         } else {
-            labels.set(node, share, Role::Content);
-            chars[node.index()] = (total, 0);
+            for seg in &segs[start..end] {
+                labels.set(seg.node, share, Role::Content);
+            }
         }
     }
-    // Bottom-up sums (children have larger ids than their parents).
+
+    // Lines that are the page's own headline: its <title>, or a part of it between the usual
+    // separators ("Headline | Site", "Site - Headline"), of three words or more.
+    let title_parts = title_fragments(doc);
+    let is_title_line: Vec<bool> = {
+        let mut v = vec![false; segs.len()];
+        for (li, line) in lines.iter().enumerate() {
+            let t = page_lines[li]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if title_parts.contains(&t) {
+                v[line.clone()].iter_mut().for_each(|x| *x = true);
+            }
+        }
+        v
+    };
+
+    // The page's own headline: the first title line in a heading, else the first title line
+    // outside links and list items. It is never removed; its other copies (in breadcrumbs,
+    // in lists of latest articles) are left to the rules.
+    let headline: Option<usize> = {
+        let candidates: Vec<usize> = (0..segs.len()).filter(|&i| is_title_line[i]).collect();
+        candidates
+            .iter()
+            .copied()
+            .find(|&i| in_heading(doc, segs[i].node))
+            .or_else(|| {
+                candidates.iter().copied().find(|&i| {
+                    !doc.ancestors(segs[i].node)
+                        .any(|a| doc.is_tag(a, "a") || doc.is_tag(a, "li"))
+                })
+            })
+            // No title to go by: the first line of the first <h1>.
+            .or_else(|| {
+                doc.find_tag("h1").and_then(|h| {
+                    let end = doc.subtree_end(h);
+                    let first = segs.partition_point(|s| s.node < h);
+                    (first < segs.len() && segs[first].node < end).then_some(first)
+                })
+            })
+    };
+
+    // Segments that make up a whole line of at least three words repeated elsewhere on the page.
+    let mut is_echo_line = vec![false; segs.len()];
+    for (li, line) in lines.iter().enumerate() {
+        let t = page_lines[li];
+        if line.len() == 1
+            && t.split_whitespace().count() >= 3
+            && page_lines.iter().filter(|o| **o == t).count() >= 2
+        {
+            is_echo_line[line.start] = true;
+        }
+    }
+
+    // Gap merging: kept runs between two removed segments.
+    let merge_gap = params.merge_gap as usize;
+    let link_gap = params.link_gap as usize;
+    let mut i = 0usize;
+    while i < segs.len() {
+        if removed[i] {
+            i += 1;
+            continue;
+        }
+        let run = i;
+        let (mut chars, mut words, mut link_words, mut echo_words, mut any_link) =
+            (0usize, 0usize, 0usize, 0usize, false);
+        let mut has_title = false;
+        while i < segs.len() && !removed[i] {
+            has_title |= is_title_line[i];
+            let seg_text = &text[segs[i].range()];
+            chars += seg_text.chars().count();
+            // Word characters only: separators such as "»" or "|" neither help nor hurt.
+            let w = seg_text.chars().filter(|c| c.is_alphanumeric()).count();
+            words += w;
+            if in_link(doc, segs[i].node) {
+                link_words += w;
+                any_link = true;
+            } else if is_echo_line[i] {
+                echo_words += w;
+            }
+            i += 1;
+        }
+        // Among template links, a line repeating another line of the page (a breadcrumb's
+        // last item, the current page's own headline) counts as link text; without any link
+        // in the run it does not, which keeps the headline itself.
+        let link_like = link_words + if any_link { echo_words } else { 0 };
+        let links = words > 0 && link_like * 4 >= words * 3;
+        // The page's own headline is never a "little chunk" between template strings.
+        let bounded = run > 0 && i < segs.len() && !has_title;
+        if bounded && (chars < merge_gap || (links && chars < link_gap)) {
+            for seg in &segs[run..i] {
+                labels.set(seg.node, 1.0, Role::Template);
+                labels.set_partial(seg.node, Vec::new());
+            }
+        }
+    }
+
+    // An echo line left alone inside a container whose other text is all template (the
+    // breadcrumb's last item) goes with its container.
+    for (si, seg) in segs.iter().enumerate() {
+        let in_list_item = doc.ancestors(seg.node).any(|a| doc.is_tag(a, "li"));
+        if !is_echo_line[si]
+            || !in_list_item
+            || removed[si]
+            || labels.is_removed(seg.node)
+            || in_heading(doc, seg.node)
+        {
+            continue;
+        }
+        if alone_in_template_container(doc, segs, &labels, si) {
+            labels.set(seg.node, 1.0, Role::Template);
+            labels.set_partial(seg.node, Vec::new());
+        }
+    }
+
+    if let Some(h) = headline {
+        let line = lines
+            .iter()
+            .find(|l| l.contains(&h))
+            .cloned()
+            .unwrap_or(h..h + 1);
+        for seg in &segs[line] {
+            labels.set(seg.node, 0.0, Role::Content);
+            labels.set_partial(seg.node, Vec::new());
+        }
+    }
+
+    elements_from_text(doc, view, &mut labels);
+    labels
+}
+
+/// Word characters a template echo may leave unexplained (a section name in a breadcrumb).
+const ECHO_SLACK: usize = 12;
+
+/// Whether a partly covered line is a template echo of the page: its uncovered text is the
+/// whole text of another line, or it contains another line of at least three words and
+/// leaves at most [`ECHO_SLACK`] word characters outside that line and the matches.
+fn echoes_page(
+    line: &Range<usize>,
+    segs: &[chaff_dom::Segment],
+    text: &str,
+    covered: &[Vec<Range<u32>>],
+    page_lines: &[&str],
+) -> bool {
+    let line_start = segs[line.start].start as usize;
+    let whole = &text[line_start..segs[line.end - 1].end as usize];
+    // Covered byte ranges relative to the line.
+    let mut cov: Vec<Range<usize>> = Vec::new();
+    for si in line.clone() {
+        let base = segs[si].start as usize - line_start;
+        cov.extend(
+            covered[si]
+                .iter()
+                .map(|c| base + c.start as usize..base + c.end as usize),
+        );
+    }
+    let uncovered: String = {
+        let mut out = String::new();
+        let mut pos = 0;
+        for c in &cov {
+            out.push_str(&whole[pos..c.start]);
+            out.push(' ');
+            pos = c.end;
+        }
+        out.push_str(&whole[pos..]);
+        out
+    };
+    let norm = |s: &str| -> String {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        words
+            .join(" ")
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_string()
+    };
+    let rest = norm(&uncovered);
+    if rest.is_empty() {
+        return false;
+    }
+    for other in page_lines {
+        if *other == whole {
+            continue;
+        }
+        if norm(other) == rest {
+            return true;
+        }
+        if other.split_whitespace().count() >= 3
+            && let Some(at) = whole.find(other)
+        {
+            let inside = at..at + other.len();
+            let mut left = 0usize;
+            for (i, ch) in whole.char_indices() {
+                if ch.is_alphanumeric()
+                    && !(inside.contains(&i) || cov.iter().any(|c| c.contains(&i)))
+                {
+                    left += 1;
+                }
+            }
+            if left <= ECHO_SLACK {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether segment `si`'s smallest enclosing element that holds other visible text holds
+/// only removed text besides it.
+fn alone_in_template_container(
+    doc: &Document,
+    segs: &[chaff_dom::Segment],
+    labels: &Labels,
+    si: usize,
+) -> bool {
+    let node = segs[si].node;
+    for a in doc.ancestors(node) {
+        let end = doc.subtree_end(a);
+        let first = segs.partition_point(|s| s.node < a);
+        let last = segs.partition_point(|s| s.node < end);
+        if last - first < 2 {
+            continue;
+        }
+        return (first..last)
+            .filter(|&k| k != si)
+            .all(|k| labels.is_removed(segs[k].node));
+    }
+    false
+}
+
+fn non_space(s: &str) -> usize {
+    s.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+}
+
+fn has_word_char(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_alphanumeric()) || has_non_ascii_letter(s)
+}
+
+/// Element labels from their text: template when all visible text in the subtree is removed;
+/// an element without visible text follows its parent.
+fn elements_from_text(doc: &Document, view: &TextView, labels: &mut Labels) {
+    let segs = view.segments();
+    let n = doc.len();
+    let mut chars = vec![(0u32, 0u32); n];
+    for seg in segs {
+        let len = seg.end - seg.start;
+        let gone = if labels.is_removed(seg.node) {
+            len
+        } else {
+            labels
+                .partial(seg.node)
+                .map_or(0, |rs| rs.iter().map(|r| r.end - r.start).sum())
+        };
+        chars[seg.node.index()] = (len, gone);
+    }
     for i in (1..n).rev() {
         if let Some(p) = doc.parent(NodeId(i as u32)) {
             let (a, b) = chars[i];
@@ -356,18 +751,16 @@ pub fn labels_from_intervals(
             chars[p.index()].1 += b;
         }
     }
-    // Elements: template if all their visible text is template; without text, as parent.
     for id in doc.ids().skip(1) {
-        let (total, tmpl) = chars[id.index()];
+        let (total, gone) = chars[id.index()];
         match doc.kind(id) {
             NodeKind::Element if total > 0 => {
-                let score = tmpl as f32 / total as f32;
-                let role = if tmpl == total {
+                let role = if gone == total {
                     Role::Template
                 } else {
                     Role::Content
                 };
-                labels.set(id, score, role);
+                labels.set(id, gone as f32 / total as f32, role);
             }
             NodeKind::Text if total > 0 => {}
             _ => {
@@ -377,7 +770,37 @@ pub fn labels_from_intervals(
             }
         }
     }
-    labels
+}
+
+/// The page's title and its parts between common separators, of three words or more, with
+/// whitespace collapsed.
+fn title_fragments(doc: &Document) -> Vec<String> {
+    let Some(title) = doc.title() else {
+        return Vec::new();
+    };
+    let mut out = vec![title.clone()];
+    for sep in [" | ", " - ", " – ", " — ", " :: ", " » ", " · ", ": "] {
+        for part in title.split(sep) {
+            let part = part.trim();
+            if part.split_whitespace().count() >= 3 && !out.iter().any(|o| o == part) {
+                out.push(part.to_string());
+            }
+        }
+    }
+    out.retain(|f| f.split_whitespace().count() >= 3);
+    out
+}
+
+/// Whether a text node lies inside a heading (the page's own headline is never a template
+/// echo).
+fn in_heading(doc: &Document, id: NodeId) -> bool {
+    doc.ancestors(id)
+        .any(|a| matches!(doc.tag(a), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+}
+
+/// Whether a text node lies inside a link.
+fn in_link(doc: &Document, id: NodeId) -> bool {
+    doc.ancestors(id).any(|a| doc.is_tag(a, "a"))
 }
 
 fn has_non_ascii_letter(s: &str) -> bool {

@@ -16,7 +16,11 @@
 //! The built-in list reconstructs the thesis's §5.2 list, whose printed form is damaged by
 //! text extraction; where a printed pattern can match punctuation alone (`[\d,\.]+`) we
 //! require a digit, and we add `hour`, `week`, `month`, `year` to the time units, which the
-//! printed list lacks although "2 hours ago" is as common as "5 minutes ago".
+//! printed list lacks although "2 hours ago" is as common as "5 minutes ago". Digits and
+//! word characters are ASCII (`[0-9]`, `[A-Za-z0-9_]`), as in the thesis's boost.regex
+//! patterns: a Unicode `\d` or `\w` compiles to hundreds of UTF-8 ranges at every place a
+//! cleaning expression uses the pattern, and makes large expression sets too big for the
+//! lazy DFA.
 //!
 //! A user file (`--mutable FILE`) extends the list: one pattern per line, `token: REGEX` or
 //! `inside: REGEX` (a bare `REGEX` means `token:`), `#` comments and blank lines ignored.
@@ -68,7 +72,7 @@ pub fn builtin() -> Vec<MutablePattern> {
     let t = |p: &str| MutablePattern::token(&format!("(?:{p}){TRAIL}"));
     vec![
         // Ordinals: 27th, 2nd.
-        t(r"\d+(?:st|nd|rd|th)"),
+        t(r"[0-9]+(?:st|nd|rd|th)"),
         // Months and days, full and abbreviated.
         t("January|February|March|April|May|June|July|August|September|October|November|December"),
         t("Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"),
@@ -77,18 +81,18 @@ pub fn builtin() -> Vec<MutablePattern> {
         // Time units: "5 minutes ago", "2 hrs".
         t("hrs?|hours?|days?|weeks?|months?|years?|minutes?|mins?|seconds?|secs?"),
         // Numbers, dates, times, phone numbers, prices (each must contain a digit).
-        t(r"[\d,.]*\d[\d,.]*"),
-        t(r"[\d\-/:.]*\d[\d\-/:.]*"),
-        t(r"[$€£¥\d,.()\[\]\-/:+]*\d[$€£¥\d,.()\[\]\-/:+]*"),
+        t(r"[0-9,.]*[0-9][0-9,.]*"),
+        t(r"[0-9\-/:.]*[0-9][0-9\-/:.]*"),
+        t(r"[$€£¥0-9,.()\[\]\-/:+]*[0-9][$€£¥0-9,.()\[\]\-/:+]*"),
         // Dash runs used as separators.
         t("-+|–|—"),
         // Acronyms U.S.A. and abbreviations Mr. Inc.
         t(r"(?:[[:upper:]]\.){2,}"),
-        t(r"[[:upper:]]\w{1,4}\."),
+        t(r"[[:upper:]][A-Za-z0-9_]{1,4}\."),
         // Upper-case words (the thesis's UPCASE example).
         t("[[:upper:]]{2,}"),
         // E-mail addresses and URLs.
-        t(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
+        t(r"[A-Za-z0-9_.+\-]+@[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)+"),
         MutablePattern::token(r"(?:https?://|www\.)\S*"),
         // "By"/"by" before an author name.
         MutablePattern::token("[bB]y:?"),
@@ -97,7 +101,7 @@ pub fn builtin() -> Vec<MutablePattern> {
         MutablePattern::inside(
             r#"(?i:jsessionid|phpsessid|sessionid|session_id|sid|sessid|s)=[^\s&;"'<>#]+"#,
         ),
-        MutablePattern::inside(r"\d+"),
+        MutablePattern::inside(r"[0-9]+"),
     ]
 }
 
@@ -272,7 +276,7 @@ mod tests {
         };
         assert_eq!(
             norm(&set, "27th"),
-            format!("<{}>", idx(r"\d+(?:st|nd|rd|th)"))
+            format!("<{}>", idx(r"[0-9]+(?:st|nd|rd|th)"))
         );
         assert_eq!(
             norm(&set, "February,"),
@@ -283,16 +287,19 @@ mod tests {
                 )
             )
         );
-        assert_eq!(norm(&set, "24"), format!("<{}>", idx(r"[\d,.]*\d[\d,.]*")));
+        assert_eq!(
+            norm(&set, "24"),
+            format!("<{}>", idx(r"[0-9,.]*[0-9][0-9,.]*"))
+        );
         assert_eq!(
             norm(&set, "2007-02-27"),
-            format!("<{}>", idx(r"[\d\-/:.]*\d[\d\-/:.]*"))
+            format!("<{}>", idx(r"[0-9\-/:.]*[0-9][0-9\-/:.]*"))
         );
         assert_eq!(norm(&set, "BBC"), format!("<{}>", idx("[[:upper:]]{2,}")));
         assert_eq!(norm(&set, "hello"), "hello");
         assert_eq!(norm(&set, ","), ",", "punctuation alone is not a number");
         assert_eq!(norm(&set, "Abby"), "Abby", "whole tokens only");
-        let inside_digits = idx(r"\d+");
+        let inside_digits = idx(r"[0-9]+");
         assert_eq!(
             norm(&set, "page-12.html"),
             format!("page-<{inside_digits}>.html")

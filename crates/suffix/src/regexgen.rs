@@ -13,8 +13,16 @@
 //! would also match inside "bare you". The boundary whitespace becomes part of the match,
 //! which only ever removes separators.
 
+//!
+//! With line tokens (the text view), a line break matches `[^\S\n]*\n\s*` — any run of
+//! whitespace holding a line break — and words of one line are joined by horizontal
+//! whitespace only, so an expression never matches across a line it did not see.
+
 use crate::mutable::{MutablePattern, placeholder_index};
-use crate::tokens::TokenizerSpec;
+use crate::tokens::{LINE, TokenizerSpec};
+
+/// The regex of the line token.
+const LINE_REGEX: &str = r"[^\S\n]*\n\s*";
 
 /// The regex for one normalised token.
 pub fn token_regex(token: &str, patterns: &[MutablePattern]) -> String {
@@ -36,6 +44,15 @@ pub fn token_regex(token: &str, patterns: &[MutablePattern]) -> String {
     out
 }
 
+/// The separator between two tokens of one line.
+fn word_separator(spec: &TokenizerSpec) -> &str {
+    if spec.lines && spec.separator == r"\s+" {
+        r"[^\S\n]+"
+    } else {
+        &spec.separator
+    }
+}
+
 /// The cleaning expression for a token string, without boundaries.
 pub fn join_tokens<'a>(
     tokens: impl IntoIterator<Item = &'a str>,
@@ -43,27 +60,43 @@ pub fn join_tokens<'a>(
     spec: &TokenizerSpec,
 ) -> String {
     let mut out = String::new();
-    for (i, t) in tokens.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(&spec.separator);
+    let mut previous_is_word = false;
+    for t in tokens {
+        let is_line = spec.lines && t == LINE;
+        if is_line {
+            out.push_str(LINE_REGEX);
+        } else {
+            if previous_is_word {
+                out.push_str(word_separator(spec));
+            }
+            out.push_str(&token_regex(t, patterns));
         }
-        out.push_str(&token_regex(t, patterns));
+        previous_is_word = !is_line;
     }
     out
 }
 
-/// The cleaning expression for a token string, with token boundaries on both sides.
+/// The cleaning expression for a token string, with token boundaries on both sides (a line
+/// token at either end is its own boundary).
 pub fn expression<'a>(
-    tokens: impl IntoIterator<Item = &'a str>,
+    tokens: impl IntoIterator<Item = &'a str> + Clone,
     patterns: &[MutablePattern],
     spec: &TokenizerSpec,
 ) -> String {
-    format!(
-        "{}{}{}",
-        spec.left_boundary(),
-        join_tokens(tokens, patterns, spec),
+    let is_line = |t: Option<&str>| spec.lines && t == Some(LINE);
+    let first = tokens.clone().into_iter().next();
+    let last = tokens.clone().into_iter().last();
+    let left = if is_line(first) {
+        String::new()
+    } else {
+        spec.left_boundary()
+    };
+    let right = if is_line(last) {
+        String::new()
+    } else {
         spec.right_boundary()
-    )
+    };
+    format!("{left}{}{right}", join_tokens(tokens, patterns, spec))
 }
 
 #[cfg(test)]
@@ -116,6 +149,23 @@ mod tests {
         assert!(re.is_match("I'm 24 years old"));
         assert!(re.is_match("I'm 25 years old"), "generalises");
         assert!(!re.is_match("I'm old years old"));
+    }
+
+    #[test]
+    fn line_tokens_match_line_breaks_only() {
+        let spec = TokenizerSpec::default().with_lines(true);
+        let re =
+            regex::Regex::new(&expression(["Latest", LINE, "Read", "more"], &[], &spec)).unwrap();
+        assert!(re.is_match("x\nLatest\nRead more\ny"));
+        assert!(re.is_match("Latest \n\n Read more"));
+        assert!(!re.is_match("Latest Read more"), "no line break");
+        assert!(
+            !re.is_match("Latest\nRead\nmore"),
+            "words of one line stay on one line"
+        );
+        let re = regex::Regex::new(&expression([LINE, "Latest", LINE], &[], &spec)).unwrap();
+        assert!(re.is_match("a\nLatest\nb"));
+        assert!(!re.is_match("a Latest\nb"));
     }
 
     #[test]

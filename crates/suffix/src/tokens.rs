@@ -22,13 +22,22 @@ pub struct TokenizerSpec {
     pub token: String,
     /// Regex matching what lies between two tokens.
     pub separator: String,
+    /// Line breaks are tokens of their own ([`LINE`]). Used for the visible-text view, whose
+    /// lines are the page's blocks: without it a one-word block such as a "Latest" heading
+    /// between varying lines could never form a string of two tokens.
+    #[serde(default)]
+    pub lines: bool,
 }
+
+/// The token standing for a line break when [`TokenizerSpec::lines`] is on.
+pub const LINE: &str = "\n";
 
 impl Default for TokenizerSpec {
     fn default() -> Self {
         TokenizerSpec {
             token: r"\S+".into(),
             separator: r"\s+".into(),
+            lines: false,
         }
     }
 }
@@ -47,17 +56,29 @@ impl TokenizerSpec {
         Ok(TokenizerSpec {
             token: token.into(),
             separator,
+            lines: false,
         })
+    }
+
+    /// The same spec with line-break tokens on or off.
+    pub fn with_lines(mut self, lines: bool) -> TokenizerSpec {
+        self.lines = lines;
+        self
     }
 
     /// Compiles the spec.
     pub fn compile(&self) -> Result<Tokenizer, String> {
-        if self.token == r"\S+" {
-            return Ok(Tokenizer::Whitespace);
-        }
-        regex::Regex::new(&self.token)
-            .map(Tokenizer::Regex)
-            .map_err(|e| format!("invalid token regex: {e}"))
+        let kind = if self.token == r"\S+" {
+            TokenizerKind::Whitespace
+        } else {
+            TokenizerKind::Regex(
+                regex::Regex::new(&self.token).map_err(|e| format!("invalid token regex: {e}"))?,
+            )
+        };
+        Ok(Tokenizer {
+            kind,
+            lines: self.lines,
+        })
     }
 
     /// A regex matching a token boundary on the left: the text start or a separator.
@@ -99,7 +120,13 @@ fn derive_separator(token: &str) -> Result<String, String> {
 
 /// A compiled tokeniser.
 #[derive(Clone, Debug)]
-pub enum Tokenizer {
+pub struct Tokenizer {
+    kind: TokenizerKind,
+    lines: bool,
+}
+
+#[derive(Clone, Debug)]
+enum TokenizerKind {
     /// `\S+`, split on Unicode whitespace without a regex engine.
     Whitespace,
     /// Any other token regex.
@@ -107,17 +134,47 @@ pub enum Tokenizer {
 }
 
 impl Tokenizer {
-    /// Calls `f` with every token of `text`, in order.
+    /// The `\S+` tokeniser without line tokens.
+    pub fn whitespace() -> Tokenizer {
+        Tokenizer {
+            kind: TokenizerKind::Whitespace,
+            lines: false,
+        }
+    }
+
+    /// Calls `f` with every token of `text`, in order. With line tokens, every run of
+    /// line breaks (and the whitespace around them) between two tokens yields one [`LINE`].
     pub fn for_each<'t>(&self, text: &'t str, mut f: impl FnMut(&'t str)) {
-        match self {
-            Tokenizer::Whitespace => {
+        if !self.lines {
+            return self.words(text, &mut f);
+        }
+        // A line token goes before the first word after one or more line breaks, never at
+        // the start or the end of the text.
+        let mut need_line = false;
+        let mut any = false;
+        for (i, line) in text.split('\n').enumerate() {
+            need_line |= i > 0;
+            self.words(line, &mut |w| {
+                if need_line && any {
+                    f(LINE);
+                }
+                need_line = false;
+                any = true;
+                f(w);
+            });
+        }
+    }
+
+    fn words<'t>(&self, text: &'t str, f: &mut dyn FnMut(&'t str)) {
+        match &self.kind {
+            TokenizerKind::Whitespace => {
                 for t in text.split(char::is_whitespace) {
                     if !t.is_empty() {
                         f(t);
                     }
                 }
             }
-            Tokenizer::Regex(re) => {
+            TokenizerKind::Regex(re) => {
                 for m in re.find_iter(text) {
                     if !m.is_empty() {
                         f(m.as_str());
@@ -170,6 +227,7 @@ pub fn build_corpus(docs: &[&str], tokenizer: &Tokenizer, mutable: &MutableSet) 
         .par_chunks(chunk)
         .map(|chunk| {
             let mut map: FxHashMap<&str, u32> = FxHashMap::default();
+            // The line token is never normalised (see step 3).
             let mut vocab = Vec::new();
             let mut out = Vec::with_capacity(chunk.len());
             for doc in chunk {
@@ -284,15 +342,23 @@ mod tests {
     #[test]
     fn tokens_of_the_thesis_example() {
         let mut toks = Vec::new();
-        Tokenizer::Whitespace.for_each("hello! How  are\u{a0}you?", |t| toks.push(t));
+        Tokenizer::whitespace().for_each("hello! How  are\u{a0}you?", |t| toks.push(t));
         assert_eq!(toks, ["hello!", "How", "are", "you?"]);
+    }
+
+    #[test]
+    fn line_tokens() {
+        let t = TokenizerSpec::default().with_lines(true).compile().unwrap();
+        let mut toks = Vec::new();
+        t.for_each("\nLatest\nOne two\n\n three \n", |w| toks.push(w));
+        assert_eq!(toks, ["Latest", LINE, "One", "two", LINE, "three"]);
     }
 
     #[test]
     fn corpus_ids_and_normalisation() {
         let set = MutableSet::new(mutable::builtin()).unwrap();
         let docs = ["I'm 24 years old", "I'm 25 years old today"];
-        let c = build_corpus(&docs, &Tokenizer::Whitespace, &set);
+        let c = build_corpus(&docs, &Tokenizer::whitespace(), &set);
         assert_eq!(c.documents, 2);
         let words = |d: u32| -> Vec<i32> {
             c.text
