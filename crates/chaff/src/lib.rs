@@ -16,7 +16,7 @@ pub use chaff_dom as dom;
 pub use chaff_extract::Format;
 pub use pipeline::{
     CleanedPage, Cleaner, LearnOptions, Learned, LoadOptions, LoadedPage, SiteChoice, learn,
-    load_page,
+    learn_sites, load_page,
 };
 pub use profile::Profile;
 

@@ -236,7 +236,7 @@ pub fn learn(
         _ => by_site.into_iter().collect(),
     };
     let per_site = opts.site == SiteChoice::PerSite;
-    let mut models = Vec::new();
+    let mut sites = Vec::new();
     for (site, docs) in chosen {
         if docs.len() < 2 && per_site {
             learned.skipped.push((
@@ -246,21 +246,45 @@ pub fn learn(
             ));
             continue;
         }
-        let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
-        let model = chaff_suffix::learn(&refs, &opts.suffix)?;
-        models.push((site, docs.len(), model));
+        sites.push((site, docs));
     }
-    if per_site {
-        let min_sites = opts
-            .cross_site_min
-            .unwrap_or_else(|| chaff_suffix::default_min_sites(models.len()));
-        if min_sites >= 2 {
-            let mut refs: Vec<&mut chaff_suffix::SuffixModel> =
-                models.iter_mut().map(|(_, _, m)| m).collect();
-            learned.cross_site_dropped = chaff_suffix::cross_site_filter(&mut refs, min_sites);
-        }
+    let cross_site_min = if per_site {
+        opts.cross_site_min
+    } else {
+        Some(0)
+    };
+    let (profiles, dropped) = learn_sites(&sites, &opts.suffix, cross_site_min)?;
+    learned.profiles = profiles;
+    learned.cross_site_dropped = dropped;
+    Ok(learned)
+}
+
+/// Learns one profile per site from each site's documents (already in the configured
+/// view), then applies cross-site filtering across the sites: `cross_site_min` is the
+/// threshold (None: [`chaff_suffix::default_min_sites`]; below 2: off). Returns the profiles
+/// and the number of expressions cross-site filtering dropped.
+pub fn learn_sites<S: AsRef<str>>(
+    sites: &[(String, Vec<S>)],
+    config: &SuffixConfig,
+    cross_site_min: Option<usize>,
+) -> Result<(Vec<Profile>, usize), Error> {
+    let mut models = Vec::with_capacity(sites.len());
+    for (site, docs) in sites {
+        let refs: Vec<&str> = docs.iter().map(AsRef::as_ref).collect();
+        models.push((
+            site.clone(),
+            docs.len(),
+            chaff_suffix::learn(&refs, config)?,
+        ));
     }
-    learned.profiles = models
+    let min_sites = cross_site_min.unwrap_or_else(|| chaff_suffix::default_min_sites(models.len()));
+    let mut dropped = 0;
+    if min_sites >= 2 {
+        let mut refs: Vec<&mut chaff_suffix::SuffixModel> =
+            models.iter_mut().map(|(_, _, m)| m).collect();
+        dropped = chaff_suffix::cross_site_filter(&mut refs, min_sites);
+    }
+    let profiles = models
         .into_iter()
         .map(|(site, n, model)| {
             Profile::new(
@@ -272,7 +296,7 @@ pub fn learn(
             )
         })
         .collect();
-    Ok(learned)
+    Ok((profiles, dropped))
 }
 
 /// A page after cleaning.
@@ -372,35 +396,64 @@ impl Cleaner {
 
     /// Cleans one loaded page.
     pub fn clean(&self, page: LoadedPage) -> Result<CleanedPage, Error> {
-        let Some(suffix) = &self.suffix else {
-            let labels = Labels::all_content(page.doc.len());
-            return Ok(cleaned(page, labels));
-        };
-        if suffix.model().view == View::Raw {
-            let source = page.text.as_deref().unwrap_or("");
-            let kept = suffix.clean_text(source);
-            let fail = |e: chaff_dom::DomError| Error::Page {
-                page: page.source.clone(),
-                message: e.to_string(),
-            };
-            let doc = match page.media {
-                Media::Html => chaff_dom::parse_str(&kept, &self.parse).map_err(fail)?,
-                Media::Text => text_document(&kept, &self.parse).map_err(fail)?,
-            };
-            let view = TextView::new(&doc);
-            let labels = Labels::all_content(doc.len());
-            return Ok(CleanedPage {
-                source: page.source,
-                url: page.url,
-                site: page.site.as_str().to_string(),
-                doc,
-                view,
-                labels,
-            });
+        match self.outcome(&page)? {
+            Outcome::Labels(labels) => Ok(cleaned(page, labels)),
+            Outcome::Reparsed(doc, view) => {
+                let labels = Labels::all_content(doc.len());
+                Ok(CleanedPage {
+                    source: page.source,
+                    url: page.url,
+                    site: page.site.as_str().to_string(),
+                    doc,
+                    view,
+                    labels,
+                })
+            }
         }
-        let labels = suffix.label(&page.input());
-        Ok(cleaned(page, labels))
     }
+
+    /// Cleans a page it only borrows and renders it in `format`.
+    pub fn render(&self, page: &LoadedPage, format: Format) -> Result<String, Error> {
+        let meta = PageMeta {
+            source: &page.source,
+            url: page.url.as_deref(),
+            site: Some(page.site.as_str()),
+        };
+        Ok(match self.outcome(page)? {
+            Outcome::Labels(labels) => {
+                chaff_extract::render(format, &page.doc, &page.view, &labels, &meta)
+            }
+            Outcome::Reparsed(doc, view) => {
+                chaff_extract::render(format, &doc, &view, &Labels::all_content(doc.len()), &meta)
+            }
+        })
+    }
+
+    /// Labels for the page, or, for a raw-view model, the cleaned source parsed again.
+    fn outcome(&self, page: &LoadedPage) -> Result<Outcome, Error> {
+        let Some(suffix) = &self.suffix else {
+            return Ok(Outcome::Labels(Labels::all_content(page.doc.len())));
+        };
+        if suffix.model().view != View::Raw {
+            return Ok(Outcome::Labels(suffix.label(&page.input())));
+        }
+        let kept = suffix.clean_text(page.text.as_deref().unwrap_or(""));
+        let fail = |e: chaff_dom::DomError| Error::Page {
+            page: page.source.clone(),
+            message: e.to_string(),
+        };
+        let doc = match page.media {
+            Media::Html => chaff_dom::parse_str(&kept, &self.parse).map_err(fail)?,
+            Media::Text => text_document(&kept, &self.parse).map_err(fail)?,
+        };
+        let view = TextView::new(&doc);
+        Ok(Outcome::Reparsed(doc, view))
+    }
+}
+
+enum Outcome {
+    Labels(Labels),
+    Reparsed(Document, TextView),
 }
 
 fn cleaned(page: LoadedPage, labels: Labels) -> CleanedPage {

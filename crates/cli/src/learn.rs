@@ -18,30 +18,16 @@ enum Method {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum ViewArg {
+pub enum ViewArg {
     /// The visible text; every output format works.
     Text,
     /// The raw source, markup included, as in the thesis.
     Raw,
 }
 
-#[derive(Args)]
-pub struct LearnArgs {
-    #[command(flatten)]
-    input: InputArgs,
-    /// The method(s) to learn, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "suffix")]
-    method: Vec<Method>,
-    /// Where to write the profile (with --per-site: a directory, one profile per site).
-    #[arg(short, long, value_name = "PATH")]
-    output: Option<PathBuf>,
-    /// Learn only the pages of this site (a registrable domain, or a folder name for pages
-    /// without URLs).
-    #[arg(long, conflicts_with = "per_site")]
-    site: Option<String>,
-    /// Learn one profile per site found in the inputs, with cross-site filtering.
-    #[arg(long)]
-    per_site: bool,
+/// The suffix method's parameters (shared by `learn` and `eval`).
+#[derive(Args, Clone, Debug)]
+pub struct SuffixArgs {
     /// Drop strings found in at least this many sites' templates (--per-site; default: half
     /// the sites and at least 3; 0 disables).
     #[arg(long, value_name = "N")]
@@ -68,12 +54,42 @@ pub struct LearnArgs {
     /// Ignore strings of fewer tokens.
     #[arg(long, default_value_t = 2, value_name = "N")]
     min_tokens: u32,
-    /// Merge removed intervals closer than this many characters.
+    /// Merge removals closer than this many characters (default: 60 in the text view, 0 in
+    /// the raw view).
     #[arg(long, value_name = "CHARS")]
     merge_gap: Option<u32>,
-    /// Keep a text node whole when matches cover less than this share of it (text view).
+    /// Text view: remove runs of link text between removals shorter than this (default 1000).
+    #[arg(long, value_name = "CHARS")]
+    link_gap: Option<u32>,
+    /// Text view: keep a line whole when matches cover less than this share of it (default
+    /// 0.5; 0 removes every match).
     #[arg(long, value_name = "SHARE")]
-    node_coverage: Option<f32>,
+    line_coverage: Option<f32>,
+    /// Text view: no locality rules; remove every match and merge intervals across
+    /// --merge-gap only, as the thesis prints the method.
+    #[arg(long)]
+    plain: bool,
+}
+
+#[derive(Args)]
+pub struct LearnArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// The method(s) to learn, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "suffix")]
+    method: Vec<Method>,
+    /// Where to write the profile (with --per-site: a directory, one profile per site).
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Learn only the pages of this site (a registrable domain, or a folder name for pages
+    /// without URLs).
+    #[arg(long, conflicts_with = "per_site")]
+    site: Option<String>,
+    /// Learn one profile per site found in the inputs, with cross-site filtering.
+    #[arg(long)]
+    per_site: bool,
+    #[command(flatten)]
+    suffix: SuffixArgs,
     /// Print the cleaning expressions, one per line, on stdout.
     #[arg(long)]
     print_regexes: bool,
@@ -89,7 +105,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         );
     }
     let Method::Suffix = args.method.first().copied().unwrap_or(Method::Suffix);
-    let config = suffix_config(&args)?;
+    let config = args.suffix.config()?;
     let site = match (&args.site, args.per_site) {
         (Some(s), _) => SiteChoice::Named(s.clone()),
         (None, true) => SiteChoice::PerSite,
@@ -98,7 +114,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
     let opts = LearnOptions {
         suffix: config,
         site,
-        cross_site_min: args.cross_site_min,
+        cross_site_min: args.suffix.cross_site_min,
         parse: args.input.parse_options(),
     };
     let pages = args.input.pages()?;
@@ -182,41 +198,57 @@ fn site_plot_path(plot: &std::path::Path, site: &str) -> PathBuf {
     plot.with_file_name(format!("{stem}-{}.svg", common::site_file_stem(site)))
 }
 
-fn suffix_config(args: &LearnArgs) -> anyhow::Result<SuffixConfig> {
-    let tokenizer = TokenizerSpec::new(&args.token_pattern, args.separator.as_deref())
-        .map_err(anyhow::Error::msg)?;
-    let mut patterns: Vec<MutablePattern> = if args.no_builtin_mutable {
-        Vec::new()
-    } else {
-        mutable::builtin()
-    };
-    if let Some(path) = &args.mutable {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let extra =
-            mutable::parse_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        // User patterns first: they are usually more specific than the built-in ones.
-        patterns.splice(0..0, extra);
+impl SuffixArgs {
+    /// The cross-site filtering threshold (None: the default).
+    pub fn cross_site_min(&self) -> Option<usize> {
+        self.cross_site_min
     }
-    let mut config = SuffixConfig {
-        view: match args.view {
+
+    /// The method configuration these arguments describe.
+    pub fn config(&self) -> anyhow::Result<SuffixConfig> {
+        let args = self;
+        let tokenizer = TokenizerSpec::new(&args.token_pattern, args.separator.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        let mut patterns: Vec<MutablePattern> = if args.no_builtin_mutable {
+            Vec::new()
+        } else {
+            mutable::builtin()
+        };
+        if let Some(path) = &args.mutable {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let extra = mutable::parse_file(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            // User patterns first: they are usually more specific than the built-in ones.
+            patterns.splice(0..0, extra);
+        }
+        let view = match args.view {
             ViewArg::Text => View::Text,
             ViewArg::Raw => View::Raw,
-        },
-        tokenizer,
-        mutable: Some(patterns),
-        ..SuffixConfig::default()
-    };
-    config.mining.min_docs = args.min_docs;
-    config.mining.min_tokens = args.min_tokens;
-    if let Some(g) = args.merge_gap {
-        config.clean.merge_gap = g;
-    }
-    if let Some(c) = args.node_coverage {
-        if !(0.0..=1.0).contains(&c) {
-            bail!("--node-coverage must be between 0 and 1");
+        };
+        let mut config = SuffixConfig {
+            tokenizer,
+            mutable: Some(patterns),
+            ..SuffixConfig::for_view(view)
+        };
+        config.mining.min_docs = args.min_docs;
+        config.mining.min_tokens = args.min_tokens;
+        if let Some(g) = args.merge_gap {
+            config.clean.merge_gap = g;
         }
-        config.clean.node_coverage = c;
+        if args.plain {
+            config.clean.locality = false;
+            config.clean.merge_gap = args.merge_gap.unwrap_or(0);
+        }
+        if let Some(g) = args.link_gap {
+            config.clean.link_gap = g;
+        }
+        if let Some(c) = args.line_coverage {
+            if !(0.0..=1.0).contains(&c) {
+                bail!("--line-coverage must be between 0 and 1");
+            }
+            config.clean.line_coverage = c;
+        }
+        Ok(config)
     }
-    Ok(config)
 }

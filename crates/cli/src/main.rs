@@ -4,6 +4,7 @@
 
 mod clean;
 mod common;
+mod eval;
 mod learn;
 mod plot;
 
@@ -26,6 +27,8 @@ enum Command {
     Learn(learn::LearnArgs),
     /// Remove a site's template from pages using its profile.
     Clean(clean::CleanArgs),
+    /// Score against gold text: data sets, predictions, or synthetic sites.
+    Eval(eval::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Learn(args) => learn::run(args),
         Command::Clean(args) => clean::run(args),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(status) => status.into(),

@@ -1,0 +1,460 @@
+//! `chaff eval`: scores against gold text, per page, per site and over a set.
+//!
+//! Three ways in:
+//! * `--dataset NAME --run suffix`: the whole protocol in one command — learn a profile per
+//!   site on the set's pages, clean them, score the cleaned text beside the page's whole
+//!   visible text;
+//! * `--dataset NAME --predictions FILE`: score predictions made elsewhere (JSON Lines with
+//!   `source` and `text`, as `chaff clean` writes them), matched to gold pages by `source`;
+//! * `--synthetic`: generated sites with known labels; reports the share of template and
+//!   content words removed.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use chaff::corpus::{Media, Page};
+use chaff::{Cleaner, Format, LoadOptions, LoadedPage, Profile, learn_sites, load_page};
+use chaff_dom::NodeId;
+use chaff_eval::{GoldPage, PageScore, SetReport};
+use chaff_synth::{WordCounts, generate_sites_with, word_counts_by};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::common::{self, Status};
+use crate::learn::SuffixArgs;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Dataset {
+    /// CleanPortalEval: 4 portals of 12-30 pages.
+    Cleanportaleval,
+    /// Dragnet: news and blog sites (use --min-site-pages to keep multi-page sites).
+    Dragnet,
+    /// The article-extraction-benchmark pages (1-2 per site).
+    ScrapinghubAeb,
+    /// CleanEval dev and final pages (1 per site).
+    Cleaneval,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Run {
+    /// Learn with the suffix method per site, then clean.
+    Suffix,
+    /// No cleaning: score each page's whole visible text.
+    Full,
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// A data set under the shared data folder.
+    #[arg(long, value_enum, required_unless_present_any = ["synthetic", "jsonl"])]
+    dataset: Option<Dataset>,
+    /// A gold set in JSON Lines: {"id","html_path","gold_text","site"} per line.
+    #[arg(long, value_name = "FILE", conflicts_with = "dataset")]
+    jsonl: Option<PathBuf>,
+    /// Where the data sets are (default: ../shared/datasets, or $CHAFF_SHARED/datasets).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// What to run on the pages.
+    #[arg(long, value_enum, default_value = "suffix")]
+    run: Run,
+    /// Score these predictions instead of running anything.
+    #[arg(long, value_name = "FILE", conflicts_with = "run")]
+    predictions: Option<PathBuf>,
+    /// Keep only sites with at least this many pages.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    min_site_pages: usize,
+    /// Keep only pages of this split (dragnet: train/test; cleaneval: dev/final).
+    #[arg(long)]
+    split: Option<String>,
+    /// Generated sites instead of a data set.
+    #[arg(long, conflicts_with_all = ["dataset", "predictions"])]
+    synthetic: bool,
+    /// Synthetic: seeds 1..=N.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    seeds: u64,
+    /// Synthetic: sites per seed (consecutive sites use different markup styles).
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    sites: usize,
+    /// Synthetic: pages per site.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pages: usize,
+    /// Synthetic: articles each site has published, the pages being a sample of them
+    /// (default 5 x pages; equal to --pages for a closed world where every linked headline
+    /// is a sampled page).
+    #[arg(long, value_name = "N")]
+    archive: Option<usize>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    suffix: SuffixArgs,
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
+    if args.synthetic {
+        return synthetic(&args);
+    }
+    let gold = gold_pages(&args)?;
+    let mut by_site: BTreeMap<String, Vec<GoldPage>> = BTreeMap::new();
+    for g in gold {
+        if args
+            .split
+            .as_deref()
+            .is_some_and(|s| g.split.as_deref() != Some(s))
+        {
+            continue;
+        }
+        let site = g.site.clone().unwrap_or_else(|| g.id.clone());
+        by_site.entry(site).or_default().push(g);
+    }
+    by_site.retain(|_, pages| pages.len() >= args.min_site_pages);
+    if by_site.is_empty() {
+        bail!(
+            "no site of the data set has {} or more pages",
+            args.min_site_pages
+        );
+    }
+    let load = LoadOptions {
+        keep_source: true,
+        ..LoadOptions::default()
+    };
+    // Parse every page once.
+    let mut sites: Vec<(String, Vec<(GoldPage, LoadedPage)>)> = Vec::new();
+    let mut status = Status::Ok;
+    for (site, golds) in by_site {
+        let loaded: Vec<_> = golds
+            .into_par_iter()
+            .map(|g| {
+                let bytes = chaff_eval::read_maybe_gz(&g.html_path)
+                    .with_context(|| format!("cannot read {}", g.html_path.display()))?;
+                let page = Page {
+                    source: g.html_path.display().to_string(),
+                    url: g.url.clone(),
+                    bytes,
+                    charset: None,
+                    folder: None,
+                    media: Media::Html,
+                };
+                let loaded = load_page(page, &load)?;
+                Ok::<_, anyhow::Error>((g, loaded))
+            })
+            .collect();
+        let mut ok = Vec::new();
+        for r in loaded {
+            match r {
+                Ok(p) => ok.push(p),
+                Err(e) => {
+                    common::warn(format!("{e:#}"));
+                    status = Status::Partial;
+                }
+            }
+        }
+        if !ok.is_empty() {
+            sites.push((site, ok));
+        }
+    }
+    let predicted: BTreeMap<String, String> = match (&args.predictions, args.run) {
+        (Some(path), _) => read_predictions(path)?,
+        (None, Run::Full) => BTreeMap::new(),
+        (None, Run::Suffix) => run_suffix(&args, &sites)?,
+    };
+    let mut rows = Vec::new();
+    let mut all_cleaned = Vec::new();
+    let mut all_full = Vec::new();
+    for (site, pages) in &sites {
+        let mut cleaned = Vec::new();
+        let mut full = Vec::new();
+        for (g, p) in pages {
+            let full_text = p.view.text();
+            let pred = match (&args.predictions, args.run) {
+                (None, Run::Full) => full_text,
+                _ => predicted.get(&p.source).map(String::as_str).unwrap_or(""),
+            };
+            cleaned.push(chaff_eval::score_page_with_full(
+                &g.id,
+                full_text,
+                pred,
+                &g.gold_text,
+            ));
+            full.push(chaff_eval::score_page(&g.id, full_text, &g.gold_text));
+        }
+        rows.push(Row::new(site, &cleaned, &full));
+        all_cleaned.extend(cleaned);
+        all_full.extend(full);
+    }
+    let overall = Row::new("overall", &all_cleaned, &all_full);
+    print_report(&args, &rows, &overall)?;
+    Ok(status)
+}
+
+fn gold_pages(args: &EvalArgs) -> anyhow::Result<Vec<GoldPage>> {
+    if let Some(path) = &args.jsonl {
+        return Ok(chaff_eval::jsonl(path)?);
+    }
+    let root = match &args.data {
+        Some(d) => d.clone(),
+        None => chaff_eval::datasets_dir()
+            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
+    };
+    let Some(dataset) = args.dataset else {
+        bail!("name a data set with --dataset, a gold file with --jsonl, or use --synthetic");
+    };
+    Ok(match dataset {
+        Dataset::Cleanportaleval => chaff_eval::cleanportaleval(
+            &root.join("cleanportaleval"),
+            chaff_eval::PortalGrouping::MergeWashingtonPost,
+        )?,
+        Dataset::Dragnet => {
+            chaff_eval::dragnet(&root.join("dragnet"), chaff_eval::DragnetText::Article)?
+        }
+        Dataset::ScrapinghubAeb => chaff_eval::scrapinghub_aeb(&root.join("scrapinghub-aeb"))?,
+        Dataset::Cleaneval => {
+            chaff_eval::cleaneval(&root.join("cleaneval"), chaff_eval::CleanEvalSplit::Both)?
+        }
+    })
+}
+
+/// Learns a profile per site (with cross-site filtering across them) and cleans each page.
+fn run_suffix(
+    args: &EvalArgs,
+    sites: &[(String, Vec<(GoldPage, LoadedPage)>)],
+) -> anyhow::Result<BTreeMap<String, String>> {
+    let config = args.suffix.config()?;
+    let view = config.view;
+    let learnable: Vec<(String, Vec<&str>)> = sites
+        .iter()
+        .filter(|(_, pages)| pages.len() >= 2)
+        .map(|(site, pages)| {
+            let docs = pages
+                .iter()
+                .map(|(_, p)| match view {
+                    chaff_suffix::View::Text => p.view.text(),
+                    chaff_suffix::View::Raw => p.text.as_deref().unwrap_or(""),
+                })
+                .collect();
+            (site.clone(), docs)
+        })
+        .collect();
+    let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
+    let profiles: BTreeMap<String, Profile> =
+        profiles.into_iter().map(|p| (p.site.clone(), p)).collect();
+    let mut out = BTreeMap::new();
+    for (site, pages) in sites {
+        let Some(profile) = profiles.get(site) else {
+            // A single page: nothing to learn from; its prediction is its whole text.
+            for (_, p) in pages {
+                out.insert(p.source.clone(), p.view.text().to_string());
+            }
+            continue;
+        };
+        let cleaner = Cleaner::new(profile.clone(), chaff_dom::ParseOptions::default())?;
+        let texts: Vec<(String, String)> = pages
+            .par_iter()
+            .map(|(_, p)| {
+                Ok::<_, anyhow::Error>((p.source.clone(), cleaner.render(p, Format::Text)?))
+            })
+            .collect::<Result<_, _>>()?;
+        out.extend(texts);
+    }
+    Ok(out)
+}
+
+fn read_predictions(path: &std::path::Path) -> anyhow::Result<BTreeMap<String, String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = BTreeMap::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not JSON", path.display(), n + 1))?;
+        let (Some(source), Some(text)) = (v["source"].as_str(), v["text"].as_str()) else {
+            bail!(
+                "{}:{}: a prediction needs \"source\" and \"text\"",
+                path.display(),
+                n + 1
+            );
+        };
+        out.insert(source.to_string(), text.to_string());
+    }
+    Ok(out)
+}
+
+/// One line of the report.
+#[derive(Serialize)]
+struct Row {
+    site: String,
+    pages: usize,
+    /// 4-gram shingle F1 (of the means) of the cleaned text.
+    f1: f64,
+    precision: f64,
+    recall: f64,
+    /// The same for the page's whole visible text.
+    f1_full: f64,
+    /// Word-bigram-set F1 and bag-of-words F1 of the cleaned text.
+    f1_bigram: f64,
+    f1_bag: f64,
+    /// Of the words removed, the share aligned to the gold text (pooled).
+    removed_words: u64,
+    removed_gold_share: f64,
+}
+
+impl Row {
+    fn new(site: &str, cleaned: &[PageScore], full: &[PageScore]) -> Row {
+        let c: SetReport = chaff_eval::aggregate(cleaned.to_vec());
+        let f: SetReport = chaff_eval::aggregate(full.to_vec());
+        Row {
+            site: site.to_string(),
+            pages: cleaned.len(),
+            f1: c.shingle4.f1_of_means,
+            precision: c.shingle4.precision,
+            recall: c.shingle4.recall,
+            f1_full: f.shingle4.f1_of_means,
+            f1_bigram: c.bigram.f1_of_means,
+            f1_bag: c.bag.f1_of_means,
+            removed_words: c.removal.as_ref().map_or(0, |r| r.removed_words),
+            removed_gold_share: c.removal.as_ref().map_or(0.0, |r| r.share),
+        }
+    }
+}
+
+fn print_report(args: &EvalArgs, rows: &[Row], overall: &Row) -> anyhow::Result<()> {
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "sites": rows, "overall": overall })
+        );
+        return Ok(());
+    }
+    println!(
+        "{:<34} {:>5} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>9} {:>8}",
+        "site", "pages", "F1", "P", "R", "F1 full", "F1 bi", "F1 bag", "removed", "gold %"
+    );
+    for r in rows.iter().chain(std::iter::once(overall)) {
+        println!(
+            "{:<34} {:>5} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>7.3} {:>7.3} {:>9} {:>8.2}",
+            truncate(&r.site, 34),
+            r.pages,
+            r.f1,
+            r.precision,
+            r.recall,
+            r.f1_full,
+            r.f1_bigram,
+            r.f1_bag,
+            r.removed_words,
+            100.0 * r.removed_gold_share
+        );
+    }
+    Ok(())
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// Synthetic sites: per style and overall, the share of template, menu and content words
+/// removed, measured against the generator's labels.
+fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
+    let config = args.suffix.config()?;
+    let mut by_style: BTreeMap<String, WordCounts> = BTreeMap::new();
+    let mut total = WordCounts::default();
+    for seed in 1..=args.seeds {
+        let sites = generate_sites_with(seed, args.sites, args.pages, args.archive);
+        let parsed: Vec<Vec<(chaff_dom::Document, chaff_dom::TextView)>> = sites
+            .iter()
+            .map(|site| {
+                site.pages
+                    .par_iter()
+                    .map(|p| {
+                        let doc = p.parse()?;
+                        let view = chaff_dom::TextView::new(&doc);
+                        Ok((doc, view))
+                    })
+                    .collect::<Result<Vec<_>, chaff_dom::DomError>>()
+            })
+            .collect::<Result<_, _>>()?;
+        let learnable: Vec<(String, Vec<&str>)> = sites
+            .iter()
+            .zip(&parsed)
+            .map(|(s, pages)| {
+                (
+                    s.domain.clone(),
+                    pages.iter().map(|(_, v)| v.text()).collect(),
+                )
+            })
+            .collect();
+        let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
+        for ((site, pages), profile) in sites.iter().zip(&parsed).zip(profiles) {
+            let model = chaff_suffix::CompiledSuffix::new(
+                profile.methods.suffix.clone().context("no suffix model")?,
+            )?;
+            for (page, (doc, view)) in site.pages.iter().zip(pages) {
+                let labels = model.label_view(doc, view);
+                let counts = word_counts_by(doc, &page.labels, &|id: NodeId, text: &str| {
+                    removed_words(view, &labels, id, text)
+                });
+                *by_style.entry(site.style.to_string()).or_default() += counts;
+                total += counts;
+            }
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "styles": by_style.iter().map(|(k, v)| (k.clone(), counts_json(v))).collect::<BTreeMap<_, _>>(), "overall": counts_json(&total) })
+        );
+    } else {
+        println!(
+            "{:<10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "style", "template", "removed %", "content", "removed %", "menu rm %"
+        );
+        for (style, c) in by_style
+            .iter()
+            .chain(std::iter::once((&"overall".to_string(), &total)))
+        {
+            println!(
+                "{:<10} {:>10} {:>10.2} {:>10} {:>10.2} {:>10.2}",
+                style,
+                c.template_total,
+                100.0 * c.template_removed_fraction(),
+                c.content_total,
+                100.0 * c.content_removed_fraction(),
+                100.0 * c.menu_removed_fraction()
+            );
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn counts_json(c: &WordCounts) -> serde_json::Value {
+    serde_json::json!({
+        "template_words": c.template_total, "template_removed": c.template_removed,
+        "content_words": c.content_total, "content_removed": c.content_removed,
+        "menu_words": c.menu_total, "menu_removed": c.menu_removed,
+        "template_removed_share": c.template_removed_fraction(), "content_removed_share": c.content_removed_fraction(),
+    })
+}
+
+/// Words of text node `id` the labels remove: all of them for a removed node, the words
+/// that vanish for a partly cut node, none otherwise.
+fn removed_words(
+    view: &chaff_dom::TextView,
+    labels: &chaff_core::Labels,
+    id: NodeId,
+    text: &str,
+) -> u64 {
+    let words = text.split_whitespace().count() as u64;
+    if labels.is_removed(id) {
+        return words;
+    }
+    if labels.partial(id).is_some() {
+        let kept = chaff_extract::kept_segment_text(view, labels, id)
+            .map_or(0, |k| k.split_whitespace().count() as u64);
+        return words.saturating_sub(kept);
+    }
+    0
+}
