@@ -2,6 +2,7 @@
 //! `chaff` library. Exit status: 0 success, 1 finished but some inputs failed (each reported
 //! on stderr), 2 nothing could be done (usage, unreadable profile, no pages...).
 
+mod bench;
 mod clean;
 mod common;
 mod eval;
@@ -29,6 +30,8 @@ enum Command {
     Clean(clean::CleanArgs),
     /// Score against gold text: data sets, predictions, or synthetic sites.
     Eval(eval::EvalArgs),
+    /// Measure learning and cleaning speed and memory.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Learn(args) => learn::run(args),
         Command::Clean(args) => clean::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(status) => status.into(),

@@ -435,6 +435,36 @@ pub fn labels_from_intervals(
     let line_text =
         |l: &Range<usize>| &text[segs[l.start].start as usize..segs[l.end - 1].end as usize];
     let page_lines: Vec<&str> = lines.iter().map(line_text).collect();
+    // Built once per page: the echo rules below compare lines with each other.
+    let norm_lines: Vec<String> = page_lines.iter().map(|l| normalize_line(l)).collect();
+    let mut norm_counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for n in &norm_lines {
+        *norm_counts.entry(n.as_str()).or_default() += 1;
+    }
+    let mut line_counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for l in &page_lines {
+        *line_counts.entry(l).or_default() += 1;
+    }
+    let title_parts = title_fragments(doc);
+    // Headline-like lines of three words or more: the title, or lines in top headings. A
+    // partly covered line containing one of them is a template echo (a breadcrumb).
+    let headline_lines: Vec<&str> = lines
+        .iter()
+        .zip(&page_lines)
+        .zip(&norm_lines)
+        .filter(|((line, _), norm)| {
+            norm.split(' ').count() >= 3
+                && (title_parts.contains(*norm)
+                    || doc
+                        .ancestors(segs[line.start].node)
+                        .any(|a| matches!(doc.tag(a), "h1" | "h2" | "h3")))
+        })
+        .map(|((_, raw), _)| *raw)
+        .collect();
+    let echo = EchoContext {
+        norm_counts: &norm_counts,
+        headline_lines: &headline_lines,
+    };
 
     // Line decisions.
     let mut removed = vec![false; segs.len()];
@@ -463,7 +493,7 @@ pub fn labels_from_intervals(
         if cov > 0
             && uncovered_word
             && share < params.line_coverage
-            && echoes_page(line, segs, text, &covered, &page_lines)
+            && echoes_page(line, segs, text, &covered, &echo)
         {
             // A template echo: the line's uncovered part is another line of this page (the
             // article's own headline after "Home > World >", a section after "Filed under").
@@ -493,7 +523,6 @@ pub fn labels_from_intervals(
 
     // Lines that are the page's own headline: its <title>, or a part of it between the usual
     // separators ("Headline | Site", "Site - Headline"), of three words or more.
-    let title_parts = title_fragments(doc);
     let is_title_line: Vec<bool> = {
         let mut v = vec![false; segs.len()];
         for (li, line) in lines.iter().enumerate() {
@@ -538,8 +567,8 @@ pub fn labels_from_intervals(
     for (li, line) in lines.iter().enumerate() {
         let t = page_lines[li];
         if line.len() == 1
-            && t.split_whitespace().count() >= 3
-            && page_lines.iter().filter(|o| **o == t).count() >= 2
+            && norm_lines[li].split(' ').count() >= 3
+            && line_counts.get(t).copied().unwrap_or(0) >= 2
         {
             is_echo_line[line.start] = true;
         }
@@ -625,15 +654,32 @@ pub fn labels_from_intervals(
 /// Word characters a template echo may leave unexplained (a section name in a breadcrumb).
 const ECHO_SLACK: usize = 12;
 
+/// Per-page lookups for [`echoes_page`].
+struct EchoContext<'a> {
+    /// Every line of the page, normalised, with its number of occurrences.
+    norm_counts: &'a std::collections::HashMap<&'a str, u32>,
+    /// The page's headline-like lines.
+    headline_lines: &'a [&'a str],
+}
+
+/// A line with whitespace collapsed and punctuation trimmed from both ends.
+fn normalize_line(s: &str) -> String {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    words
+        .join(" ")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_string()
+}
+
 /// Whether a partly covered line is a template echo of the page: its uncovered text is the
-/// whole text of another line, or it contains another line of at least three words and
+/// whole text of another line, or it contains one of the page's headline-like lines and
 /// leaves at most [`ECHO_SLACK`] word characters outside that line and the matches.
 fn echoes_page(
     line: &Range<usize>,
     segs: &[chaff_dom::Segment],
     text: &str,
     covered: &[Vec<Range<u32>>],
-    page_lines: &[&str],
+    echo: &EchoContext<'_>,
 ) -> bool {
     let line_start = segs[line.start].start as usize;
     let whole = &text[line_start..segs[line.end - 1].end as usize];
@@ -647,47 +693,38 @@ fn echoes_page(
                 .map(|c| base + c.start as usize..base + c.end as usize),
         );
     }
-    let uncovered: String = {
-        let mut out = String::new();
-        let mut pos = 0;
-        for c in &cov {
-            out.push_str(&whole[pos..c.start]);
-            out.push(' ');
-            pos = c.end;
-        }
-        out.push_str(&whole[pos..]);
-        out
-    };
-    let norm = |s: &str| -> String {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        words
-            .join(" ")
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_string()
-    };
-    let rest = norm(&uncovered);
+    let mut uncovered = String::new();
+    let mut pos = 0;
+    for c in &cov {
+        uncovered.push_str(&whole[pos..c.start]);
+        uncovered.push(' ');
+        pos = c.end;
+    }
+    uncovered.push_str(&whole[pos..]);
+    let rest = normalize_line(&uncovered);
     if rest.is_empty() {
         return false;
     }
-    for other in page_lines {
+    // Another line of the page (not this one: when matches cover only punctuation at its
+    // edges, the rest is the line itself).
+    let others = echo.norm_counts.get(rest.as_str()).copied().unwrap_or(0);
+    if others > u32::from(normalize_line(whole) == rest) {
+        return true;
+    }
+    for other in echo.headline_lines {
         if *other == whole {
             continue;
         }
-        if norm(other) == rest {
-            return true;
-        }
-        if other.split_whitespace().count() >= 3
-            && let Some(at) = whole.find(other)
-        {
+        if let Some(at) = whole.find(other) {
             let inside = at..at + other.len();
-            let mut left = 0usize;
-            for (i, ch) in whole.char_indices() {
-                if ch.is_alphanumeric()
-                    && !(inside.contains(&i) || cov.iter().any(|c| c.contains(&i)))
-                {
-                    left += 1;
-                }
-            }
+            let left = whole
+                .char_indices()
+                .filter(|&(i, ch)| {
+                    ch.is_alphanumeric()
+                        && !inside.contains(&i)
+                        && !cov.iter().any(|c| c.contains(&i))
+                })
+                .count();
             if left <= ECHO_SLACK {
                 return true;
             }
@@ -779,7 +816,10 @@ fn title_fragments(doc: &Document) -> Vec<String> {
         return Vec::new();
     };
     let mut out = vec![title.clone()];
-    for sep in [" | ", " - ", " – ", " — ", " :: ", " » ", " · ", ": "] {
+    for sep in [
+        " | ", " - ", " – ", " — ", " :: ", " » ", " « ", " › ", " ‹ ", " · ", " • ", " / ", " ~ ",
+        ": ",
+    ] {
         for part in title.split(sep) {
             let part = part.trim();
             if part.split_whitespace().count() >= 3 && !out.iter().any(|o| o == part) {
@@ -787,7 +827,10 @@ fn title_fragments(doc: &Document) -> Vec<String> {
             }
         }
     }
-    out.retain(|f| f.split_whitespace().count() >= 3);
+    // Compared with lines normalised the same way.
+    let mut out: Vec<String> = out.iter().map(|f| normalize_line(f)).collect();
+    out.retain(|f| f.split(' ').count() >= 3);
+    out.dedup();
     out
 }
 

@@ -1,0 +1,285 @@
+//! `chaff bench`: the speed figures the project promises, measured end to end in one run.
+//!
+//! * `bench learn`: the inputs, in order, up to a byte budget (default 220 MB of decoded
+//!   HTML, the thesis's Business Week collection), learned as one collection; or a synthetic
+//!   single-site collection of that size. Reports reading, parsing and mining times, total
+//!   wall time, MB/s and the process's peak resident memory.
+//! * `bench clean`: cleaning throughput with a profile, single-threaded (per core) and with
+//!   all threads.
+//!
+//! Timing lives here, never in tests.
+
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use chaff::corpus::{Media, Page, Pages, PagesOptions};
+use chaff::{Cleaner, Format, LoadOptions, Profile, load_page};
+use clap::{Args, Subcommand};
+use rayon::prelude::*;
+
+use crate::common::Status;
+use crate::learn::SuffixArgs;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Subcommand)]
+enum What {
+    /// Time `learn` on a collection of pages treated as one site.
+    Learn(LearnBench),
+    /// Time `clean` with a profile.
+    Clean(CleanBench),
+}
+
+#[derive(Args)]
+struct LearnBench {
+    /// Pages to read, in order (files, folders, globs, WARCs).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Stop reading once this many bytes of pages are in (decoded size).
+    #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
+    budget: u64,
+    /// Generate a synthetic single-site collection of --budget bytes instead of reading.
+    #[arg(long, conflicts_with = "inputs")]
+    synthetic: bool,
+    #[command(flatten)]
+    suffix: SuffixArgs,
+}
+
+#[derive(Args)]
+struct CleanBench {
+    /// The profile to clean with.
+    #[arg(long, short)]
+    profile: std::path::PathBuf,
+    /// Pages to clean.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Stop reading once this many bytes of pages are in.
+    #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
+    budget: u64,
+    /// Repeat the single-threaded pass this many times and keep the best.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+}
+
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.to_ascii_uppercase() {
+        u if u.ends_with("GB") => (&s[..s.len() - 2], 1_000_000_000),
+        u if u.ends_with("MB") => (&s[..s.len() - 2], 1_000_000),
+        u if u.ends_with("KB") => (&s[..s.len() - 2], 1_000),
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<f64>()
+        .map(|n| (n * mult as f64) as u64)
+        .map_err(|_| format!("not a size: {s:?} (use e.g. 220MB)"))
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
+    match args.what {
+        What::Learn(b) => learn(b),
+        What::Clean(b) => clean(b),
+    }
+}
+
+/// Reads pages from the inputs, in order, until `budget` bytes are in.
+fn read_pages(inputs: &[String], budget: u64) -> anyhow::Result<Vec<Page>> {
+    let mut out = Vec::new();
+    let mut total = 0u64;
+    for page in Pages::from_args(inputs, PagesOptions::default())? {
+        let Ok(page) = page else { continue };
+        total += page.bytes.len() as u64;
+        out.push(page);
+        if total >= budget {
+            break;
+        }
+    }
+    if out.is_empty() {
+        bail!("no pages in the inputs");
+    }
+    Ok(out)
+}
+
+fn synthetic_pages(budget: u64) -> Vec<Page> {
+    // Pages of one site; generate in batches until the budget is reached.
+    let mut out = Vec::new();
+    let mut total = 0u64;
+    let mut batch = 0u64;
+    while total < budget {
+        let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+            seed: 7,
+            site_index: 0,
+            pages: 2000,
+            archive: Some(10_000),
+            style: None,
+            domain: None,
+        });
+        for p in site.pages {
+            total += p.html.len() as u64;
+            out.push(Page {
+                source: format!("synthetic/{batch}/{}", p.file),
+                url: Some(p.url),
+                bytes: p.html.into_bytes(),
+                charset: None,
+                folder: None,
+                media: Media::Html,
+            });
+            if total >= budget {
+                break;
+            }
+        }
+        batch += 1;
+    }
+    out
+}
+
+fn learn(b: LearnBench) -> anyhow::Result<Status> {
+    let config = b.suffix.config()?;
+    let t0 = Instant::now();
+    let pages = if b.synthetic {
+        synthetic_pages(b.budget)
+    } else {
+        read_pages(&b.inputs, b.budget)?
+    };
+    let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
+    let n = pages.len();
+    let read = t0.elapsed();
+
+    // Timed from here: what `chaff learn` does once pages are in memory.
+    let t1 = Instant::now();
+    let view = config.view;
+    let load = LoadOptions {
+        keep_source: view == chaff_suffix::View::Raw,
+        ..LoadOptions::default()
+    };
+    let docs: Vec<String> = pages
+        .into_par_iter()
+        .filter_map(|p| {
+            let loaded = load_page(p, &load).ok()?;
+            Some(match view {
+                chaff_suffix::View::Text => loaded.view.text().to_string(),
+                chaff_suffix::View::Raw => loaded.text.unwrap_or_default(),
+            })
+        })
+        .collect();
+    let parse = t1.elapsed();
+    let t2 = Instant::now();
+    let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+    let model = chaff_suffix::learn(&refs, &config)?;
+    let mine = t2.elapsed();
+    let total = t0.elapsed();
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "learn ({} view): {n} pages, {mb:.1} MB of HTML, {} tokens, {} candidate strings, {} expressions",
+        if view == chaff_suffix::View::Text {
+            "text"
+        } else {
+            "raw"
+        },
+        model.tokens,
+        model.candidates,
+        model.expressions.len()
+    );
+    println!(
+        "  read {:.2} s, parse {:.2} s, mine {:.2} s; learn wall {:.2} s ({:.1} MB/s), with reading {:.2} s",
+        read.as_secs_f64(),
+        parse.as_secs_f64(),
+        mine.as_secs_f64(),
+        (parse + mine).as_secs_f64(),
+        mb / (parse + mine).as_secs_f64(),
+        total.as_secs_f64()
+    );
+    println!(
+        "  peak memory {}, threads {}",
+        peak_memory(),
+        rayon::current_num_threads()
+    );
+    Ok(Status::Ok)
+}
+
+fn clean(b: CleanBench) -> anyhow::Result<Status> {
+    let profile = Profile::load(&b.profile)?;
+    let cleaner = Cleaner::new(profile, chaff_dom::ParseOptions::default())?;
+    let load = cleaner.load_options();
+    let pages = read_pages(&b.inputs, b.budget)?;
+    let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
+    let mb = bytes as f64 / 1e6;
+    let one = |p: &Page| -> anyhow::Result<usize> {
+        let page = Page {
+            source: p.source.clone(),
+            url: p.url.clone(),
+            bytes: p.bytes.clone(),
+            charset: p.charset.clone(),
+            folder: p.folder.clone(),
+            media: p.media,
+        };
+        let loaded = load_page(page, &load)?;
+        Ok(cleaner.render(&loaded, Format::Text)?.len())
+    };
+    // Copying the page bytes is part of the loop in both cases; it costs well under 1%.
+    let mut best = f64::INFINITY;
+    for _ in 0..b.rounds.max(1) {
+        let t = Instant::now();
+        let mut out = 0usize;
+        for p in &pages {
+            out += one(p).with_context(|| p.source.clone()).unwrap_or(0);
+        }
+        std::hint::black_box(out);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let t = Instant::now();
+    let out: usize = pages.par_iter().map(|p| one(p).unwrap_or(0)).sum();
+    std::hint::black_box(out);
+    let all = t.elapsed().as_secs_f64();
+    println!(
+        "clean: {} pages, {mb:.1} MB of HTML, {} expressions",
+        pages.len(),
+        cleaner
+            .profile()
+            .methods
+            .suffix
+            .as_ref()
+            .map_or(0, |m| m.expressions.len())
+    );
+    println!(
+        "  one thread: {best:.2} s = {:.1} MB/s per core; {} threads: {all:.2} s = {:.1} MB/s",
+        mb / best,
+        rayon::current_num_threads(),
+        mb / all
+    );
+    println!("  peak memory {}", peak_memory());
+    Ok(Status::Ok)
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), or "unknown".
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or_else(
+            || "unknown".into(),
+            |kb| format!("{:.2} GB", kb as f64 / 1e6),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_bytes("220MB"), Ok(220_000_000));
+        assert_eq!(parse_bytes("1.5gb"), Ok(1_500_000_000));
+        assert_eq!(parse_bytes("512"), Ok(512));
+        assert!(parse_bytes("lots").is_err());
+    }
+}
