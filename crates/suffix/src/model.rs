@@ -436,30 +436,30 @@ pub fn labels_from_intervals(
         |l: &Range<usize>| &text[segs[l.start].start as usize..segs[l.end - 1].end as usize];
     let page_lines: Vec<&str> = lines.iter().map(line_text).collect();
     // Built once per page: the echo rules below compare lines with each other.
-    let norm_lines: Vec<String> = page_lines.iter().map(|l| normalize_line(l)).collect();
-    let mut norm_counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let norm_lines: Vec<std::borrow::Cow<'_, str>> =
+        page_lines.iter().map(|l| normalize_line(l)).collect();
+    let mut norm_counts: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
     for n in &norm_lines {
-        *norm_counts.entry(n.as_str()).or_default() += 1;
+        *norm_counts.entry(n.as_ref()).or_default() += 1;
     }
-    let mut line_counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut line_counts: rustc_hash::FxHashMap<&str, u32> = rustc_hash::FxHashMap::default();
     for l in &page_lines {
         *line_counts.entry(l).or_default() += 1;
     }
     let title_parts = title_fragments(doc);
+    let ctx = NodeContext::new(doc);
     // Headline-like lines of three words or more: the title, or lines in top headings. A
     // partly covered line containing one of them is a template echo (a breadcrumb).
-    let headline_lines: Vec<&str> = lines
+    let headline_lines: Vec<(&str, memchr::memmem::Finder<'_>)> = lines
         .iter()
         .zip(&page_lines)
         .zip(&norm_lines)
         .filter(|((line, _), norm)| {
             norm.split(' ').count() >= 3
-                && (title_parts.contains(*norm)
-                    || doc
-                        .ancestors(segs[line.start].node)
-                        .any(|a| matches!(doc.tag(a), "h1" | "h2" | "h3")))
+                && (title_parts.iter().any(|t| t == norm.as_ref())
+                    || ctx.has(segs[line.start].node, NodeContext::TOP_HEADING))
         })
-        .map(|((_, raw), _)| *raw)
+        .map(|((_, raw), _)| (*raw, memchr::memmem::Finder::new(raw.as_bytes())))
         .collect();
     let echo = EchoContext {
         norm_counts: &norm_counts,
@@ -545,12 +545,12 @@ pub fn labels_from_intervals(
         candidates
             .iter()
             .copied()
-            .find(|&i| in_heading(doc, segs[i].node))
+            .find(|&i| ctx.has(segs[i].node, NodeContext::HEADING))
             .or_else(|| {
-                candidates.iter().copied().find(|&i| {
-                    !doc.ancestors(segs[i].node)
-                        .any(|a| doc.is_tag(a, "a") || doc.is_tag(a, "li"))
-                })
+                candidates
+                    .iter()
+                    .copied()
+                    .find(|&i| !ctx.has(segs[i].node, NodeContext::LINK | NodeContext::LIST_ITEM))
             })
             // No title to go by: the first line of the first <h1>.
             .or_else(|| {
@@ -594,7 +594,7 @@ pub fn labels_from_intervals(
             // Word characters only: separators such as "»" or "|" neither help nor hurt.
             let w = seg_text.chars().filter(|c| c.is_alphanumeric()).count();
             words += w;
-            if in_link(doc, segs[i].node) {
+            if ctx.has(segs[i].node, NodeContext::LINK) {
                 link_words += w;
                 any_link = true;
             } else if is_echo_line[i] {
@@ -620,12 +620,11 @@ pub fn labels_from_intervals(
     // An echo line left alone inside a container whose other text is all template (the
     // breadcrumb's last item) goes with its container.
     for (si, seg) in segs.iter().enumerate() {
-        let in_list_item = doc.ancestors(seg.node).any(|a| doc.is_tag(a, "li"));
         if !is_echo_line[si]
-            || !in_list_item
+            || !ctx.has(seg.node, NodeContext::LIST_ITEM)
+            || ctx.has(seg.node, NodeContext::HEADING)
             || removed[si]
             || labels.is_removed(seg.node)
-            || in_heading(doc, seg.node)
         {
             continue;
         }
@@ -657,18 +656,29 @@ const ECHO_SLACK: usize = 12;
 /// Per-page lookups for [`echoes_page`].
 struct EchoContext<'a> {
     /// Every line of the page, normalised, with its number of occurrences.
-    norm_counts: &'a std::collections::HashMap<&'a str, u32>,
-    /// The page's headline-like lines.
-    headline_lines: &'a [&'a str],
+    norm_counts: &'a rustc_hash::FxHashMap<&'a str, u32>,
+    /// The page's headline-like lines, with a substring finder for each.
+    headline_lines: &'a [(&'a str, memchr::memmem::Finder<'a>)],
 }
 
-/// A line with whitespace collapsed and punctuation trimmed from both ends.
-fn normalize_line(s: &str) -> String {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    words
-        .join(" ")
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_string()
+/// A line with whitespace collapsed and punctuation trimmed from both ends. Borrowed when the
+/// line's whitespace is already collapsed, as the text view leaves it outside `<pre>`.
+fn normalize_line(s: &str) -> std::borrow::Cow<'_, str> {
+    let trimmed = s.trim_matches(|c: char| !c.is_alphanumeric());
+    let bytes = trimmed.as_bytes();
+    let collapsed = !bytes.iter().any(|&b| b.is_ascii_whitespace() && b != b' ')
+        && !bytes.windows(2).any(|w| w == b"  ");
+    if collapsed {
+        std::borrow::Cow::Borrowed(trimmed)
+    } else {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        std::borrow::Cow::Owned(
+            words
+                .join(" ")
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_string(),
+        )
+    }
 }
 
 /// Whether a partly covered line is a template echo of the page: its uncovered text is the
@@ -701,7 +711,7 @@ fn echoes_page(
         pos = c.end;
     }
     uncovered.push_str(&whole[pos..]);
-    let rest = normalize_line(&uncovered);
+    let rest = normalize_line(&uncovered).into_owned();
     if rest.is_empty() {
         return false;
     }
@@ -711,11 +721,11 @@ fn echoes_page(
     if others > u32::from(normalize_line(whole) == rest) {
         return true;
     }
-    for other in echo.headline_lines {
+    for (other, finder) in echo.headline_lines {
         if *other == whole {
             continue;
         }
-        if let Some(at) = whole.find(other) {
+        if let Some(at) = finder.find(whole.as_bytes()) {
             let inside = at..at + other.len();
             let left = whole
                 .char_indices()
@@ -828,22 +838,47 @@ fn title_fragments(doc: &Document) -> Vec<String> {
         }
     }
     // Compared with lines normalised the same way.
-    let mut out: Vec<String> = out.iter().map(|f| normalize_line(f)).collect();
+    let mut out: Vec<String> = out.iter().map(|f| normalize_line(f).into_owned()).collect();
     out.retain(|f| f.split(' ').count() >= 3);
     out.dedup();
     out
 }
 
-/// Whether a text node lies inside a heading (the page's own headline is never a template
-/// echo).
-fn in_heading(doc: &Document, id: NodeId) -> bool {
-    doc.ancestors(id)
-        .any(|a| matches!(doc.tag(a), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
-}
+/// For every node, which kinds of element enclose it (itself included), computed in one
+/// pre-order pass so the rules above never walk ancestors.
+struct NodeContext(Vec<u8>);
 
-/// Whether a text node lies inside a link.
-fn in_link(doc: &Document, id: NodeId) -> bool {
-    doc.ancestors(id).any(|a| doc.is_tag(a, "a"))
+impl NodeContext {
+    const LINK: u8 = 1;
+    /// Any of h1–h6.
+    const HEADING: u8 = 2;
+    /// h1–h3.
+    const TOP_HEADING: u8 = 4;
+    const LIST_ITEM: u8 = 8;
+
+    fn new(doc: &Document) -> NodeContext {
+        let mut flags = vec![0u8; doc.len()];
+        for id in doc.ids().skip(1) {
+            let inherited = doc.parent(id).map_or(0, |p| flags[p.index()]);
+            let own = if doc.is_element(id) {
+                match doc.tag(id) {
+                    "a" => Self::LINK,
+                    "h1" | "h2" | "h3" => Self::HEADING | Self::TOP_HEADING,
+                    "h4" | "h5" | "h6" => Self::HEADING,
+                    "li" => Self::LIST_ITEM,
+                    _ => 0,
+                }
+            } else {
+                0
+            };
+            flags[id.index()] = inherited | own;
+        }
+        NodeContext(flags)
+    }
+
+    fn has(&self, id: NodeId, any: u8) -> bool {
+        self.0[id.index()] & any != 0
+    }
 }
 
 fn has_non_ascii_letter(s: &str) -> bool {
