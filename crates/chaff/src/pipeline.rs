@@ -205,11 +205,21 @@ pub fn learn(
     if by_site.is_empty() {
         return Err(Error::NoPages);
     }
-    let summary = by_site
-        .iter()
-        .map(|(s, d)| format!("{s} ({})", d.len()))
-        .collect::<Vec<_>>()
-        .join(", ");
+    // The largest sites first, at most ten named.
+    let summary = {
+        let mut sites: Vec<(&String, usize)> = by_site.iter().map(|(s, d)| (s, d.len())).collect();
+        sites.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let mut text = sites
+            .iter()
+            .take(10)
+            .map(|(s, n)| format!("{s} ({n})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if sites.len() > 10 {
+            text.push_str(&format!(" and {} more", sites.len() - 10));
+        }
+        text
+    };
     let chosen: Vec<(String, Vec<String>)> = match &opts.site {
         SiteChoice::Single if by_site.len() > 1 => {
             return Err(Error::MixedSites {

@@ -15,9 +15,9 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page};
 use chaff::{Cleaner, Format, LoadOptions, LoadedPage, Profile, learn_sites, load_page};
-use chaff_dom::NodeId;
+use chaff_eval::synthetic::LabelledPage;
 use chaff_eval::{GoldPage, PageScore, SetReport};
-use chaff_synth::{WordCounts, generate_sites_with, word_counts_by};
+use chaff_synth::WordCounts;
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -360,61 +360,75 @@ fn truncate(s: &str, n: usize) -> String {
 /// removed, measured against the generator's labels.
 fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
     let config = args.suffix.config()?;
-    let mut by_style: BTreeMap<String, WordCounts> = BTreeMap::new();
-    let mut total = WordCounts::default();
-    for seed in 1..=args.seeds {
-        let sites = generate_sites_with(seed, args.sites, args.pages, args.archive);
-        let parsed: Vec<Vec<(chaff_dom::Document, chaff_dom::TextView)>> = sites
-            .iter()
-            .map(|site| {
-                site.pages
-                    .par_iter()
-                    .map(|p| {
-                        let doc = p.parse()?;
-                        let view = chaff_dom::TextView::new(&doc);
-                        Ok((doc, view))
-                    })
-                    .collect::<Result<Vec<_>, chaff_dom::DomError>>()
-            })
-            .collect::<Result<_, _>>()?;
-        let learnable: Vec<(String, Vec<&str>)> = sites
-            .iter()
-            .zip(&parsed)
-            .map(|(s, pages)| {
-                (
-                    s.domain.clone(),
-                    pages.iter().map(|(_, v)| v.text()).collect(),
-                )
-            })
-            .collect();
-        let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
-        for ((site, pages), profile) in sites.iter().zip(&parsed).zip(profiles) {
-            let model = chaff_suffix::CompiledSuffix::new(
-                profile.methods.suffix.clone().context("no suffix model")?,
-            )?;
-            for (page, (doc, view)) in site.pages.iter().zip(pages) {
-                let labels = model.label_view(doc, view);
-                let counts = word_counts_by(doc, &page.labels, &|id: NodeId, text: &str| {
-                    removed_words(view, &labels, id, text)
-                });
-                *by_style.entry(site.style.to_string()).or_default() += counts;
-                total += counts;
+    let report = chaff_eval::synthetic::evaluate(
+        1..=args.seeds,
+        args.sites,
+        args.pages,
+        args.archive,
+        |sites| {
+            // Every site of a seed is learned, then cross-site filtered against the others.
+            let parsed: Vec<Vec<(chaff_dom::Document, chaff_dom::TextView)>> = sites
+                .iter()
+                .map(|site| {
+                    site.pages
+                        .par_iter()
+                        .map(|p| {
+                            let doc = p.parse()?;
+                            let view = chaff_dom::TextView::new(&doc);
+                            Ok((doc, view))
+                        })
+                        .collect::<Result<Vec<_>, chaff_dom::DomError>>()
+                })
+                .collect::<Result<_, _>>()?;
+            let learnable: Vec<(String, Vec<&str>)> = sites
+                .iter()
+                .zip(&parsed)
+                .map(|(s, pages)| {
+                    (
+                        s.domain.clone(),
+                        pages.iter().map(|(_, v)| v.text()).collect(),
+                    )
+                })
+                .collect();
+            let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
+            let mut out = Vec::new();
+            for (pages, profile) in parsed.into_iter().zip(profiles) {
+                let model = chaff_suffix::CompiledSuffix::new(
+                    profile.methods.suffix.context("no suffix model")?,
+                )?;
+                out.push(
+                    pages
+                        .into_iter()
+                        .map(|(doc, view)| {
+                            let labels = model.label_view(&doc, &view);
+                            LabelledPage { doc, view, labels }
+                        })
+                        .collect(),
+                );
             }
-        }
-    }
+            Ok::<_, anyhow::Error>(out)
+        },
+    )?;
     if args.json {
+        let styles: BTreeMap<String, serde_json::Value> = report
+            .by_style
+            .iter()
+            .map(|(k, v)| (k.clone(), counts_json(v)))
+            .collect();
         println!(
             "{}",
-            serde_json::json!({ "styles": by_style.iter().map(|(k, v)| (k.clone(), counts_json(v))).collect::<BTreeMap<_, _>>(), "overall": counts_json(&total) })
+            serde_json::json!({ "styles": styles, "overall": counts_json(&report.total) })
         );
     } else {
         println!(
             "{:<10} {:>10} {:>10} {:>10} {:>10} {:>10}",
             "style", "template", "removed %", "content", "removed %", "menu rm %"
         );
-        for (style, c) in by_style
+        let overall = "overall".to_string();
+        for (style, c) in report
+            .by_style
             .iter()
-            .chain(std::iter::once((&"overall".to_string(), &total)))
+            .chain(std::iter::once((&overall, &report.total)))
         {
             println!(
                 "{:<10} {:>10} {:>10.2} {:>10} {:>10.2} {:>10.2}",
@@ -435,26 +449,7 @@ fn counts_json(c: &WordCounts) -> serde_json::Value {
         "template_words": c.template_total, "template_removed": c.template_removed,
         "content_words": c.content_total, "content_removed": c.content_removed,
         "menu_words": c.menu_total, "menu_removed": c.menu_removed,
-        "template_removed_share": c.template_removed_fraction(), "content_removed_share": c.content_removed_fraction(),
+        "template_removed_share": c.template_removed_fraction(),
+        "content_removed_share": c.content_removed_fraction(),
     })
-}
-
-/// Words of text node `id` the labels remove: all of them for a removed node, the words
-/// that vanish for a partly cut node, none otherwise.
-fn removed_words(
-    view: &chaff_dom::TextView,
-    labels: &chaff_core::Labels,
-    id: NodeId,
-    text: &str,
-) -> u64 {
-    let words = text.split_whitespace().count() as u64;
-    if labels.is_removed(id) {
-        return words;
-    }
-    if labels.partial(id).is_some() {
-        let kept = chaff_extract::kept_segment_text(view, labels, id)
-            .map_or(0, |k| k.split_whitespace().count() as u64);
-        return words.saturating_sub(kept);
-    }
-    0
 }

@@ -8,6 +8,7 @@ mod common;
 mod eval;
 mod learn;
 mod plot;
+mod synth;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Measure learning and cleaning speed and memory.
     Bench(bench::BenchArgs),
+    /// Write labelled synthetic sites (the project's ground truth) to a folder.
+    Synth(synth::SynthArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Clean(args) => clean::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Synth(args) => synth::run(args),
     };
     match result {
         Ok(status) => status.into(),

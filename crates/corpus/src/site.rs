@@ -152,13 +152,42 @@ fn folder_key(folder: &Path) -> Option<String> {
             .and_then(|p| p.file_name().map(|n| n.to_os_string()))?,
     };
     let name = name.to_string_lossy().trim().to_lowercase();
-    (!name.is_empty()).then_some(name)
+    if name.is_empty() {
+        return None;
+    }
+    // A folder named after a host ("www.bbc.co.uk") stands for that site: key it like a
+    // URL would be, so its pages without URLs join their siblings that have one.
+    if name.contains('.')
+        && !name.contains(|c: char| c.is_whitespace() || c == '/')
+        && psl::suffix_str(&name)
+            .is_some_and(|s| s.contains('.') || psl::domain_str(&name).is_some())
+        && let Some(domain) = psl::domain_str(&name)
+    {
+        return Some(domain.to_string());
+    }
+    Some(name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn folders_named_after_hosts_key_like_urls() {
+        assert_eq!(
+            site_key(None, None, Some(Path::new("/x/www.bbc.co.uk"))).as_str(),
+            "bbc.co.uk"
+        );
+        assert_eq!(
+            site_key(None, None, Some(Path::new("/x/pages.v2"))).as_str(),
+            "pages.v2"
+        );
+        assert_eq!(
+            site_key(None, None, Some(Path::new("/x/bbc"))).as_str(),
+            "bbc"
+        );
+    }
 
     fn key(
         url: Option<&str>,

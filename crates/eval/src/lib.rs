@@ -7,16 +7,19 @@
 //!   many were gold" check that guards against over-eager template removal;
 //! * [`datasets`] reads the gold formats of the shared evaluation sets (scrapinghub AEB,
 //!   CleanEval, CleanPortalEval, Dragnet, and a generic JSON Lines format) into one
-//!   [`GoldPage`] shape, and finds the shared data folder.
+//!   [`GoldPage`] shape, and finds the shared data folder;
+//! * [`synthetic`] scores per-node labels against the synthetic sites' exact labels (words of
+//!   template, menu and content removed).
 //!
-//! What it must not know: how extraction works (it only ever sees the extracted *text*), and
-//! HTML beyond what a gold format needs — it never parses a page; it hands back the path of
-//! the page's HTML and leaves reading it to the caller. The only markup it touches is the
+//! What it must not know: how extraction works — it sees extracted *text*, or a method's
+//! labels on a parsed page, never the method — and HTML beyond what a gold format needs: the
+//! data-set adapters never parse a page; they hand back the path of its HTML. The only markup it touches is the
 //! CleanEval block markers (`<p>`, `<h>`, `<l>`) and character references that annotators
 //! left in gold text files.
 
 pub mod datasets;
 pub mod metrics;
+pub mod synthetic;
 
 pub use datasets::{
     CleanEvalGold, CleanEvalSplit, DatasetError, DragnetGold, DragnetText, GoldPage,

@@ -23,12 +23,29 @@
 //! What it must not know: file formats, profiles, output rendering, other methods. It reads
 //! documents through `chaff-dom` views and reports through `chaff-core` labels.
 //!
-//! Deviations from the thesis, each explained where it is made: whole-token scope for
-//! mutable patterns plus an inside-token scope for raw HTML ([`mutable`]); token boundaries in
-//! the expressions ([`regexgen`]); maximal repeats in the standard left- and right-maximal
-//! sense ([`repeats`]); a tie rule and a one-mode fallback for the cutoff ([`cutoff`]); and,
-//! in the text view, the node-coverage rule the thesis proposes as future work
-//! ([`model::CleanParams`]).
+//! # Where this departs from the thesis, and why
+//!
+//! Each point is explained where it is made:
+//! * mutable patterns apply to whole tokens (the thesis's own wording), plus an inside-token
+//!   scope for raw HTML; built-in classes are ASCII ([`mutable`]);
+//! * expressions carry token boundaries, as the thesis's printed expressions do ([`regexgen`]);
+//! * "maximal" is the standard left- and right-maximal repeat ([`repeats`]);
+//! * the cutoff breaks ties towards the conservative side and needs two non-empty modes
+//!   ([`cutoff`]);
+//! * the visible-text view keeps its lines as tokens, so that one-word blocks (a "Latest"
+//!   heading) can be mined ([`tokens`]);
+//! * in the text view, matches become removals through locality rules
+//!   ([`model::CleanParams`], [`model::labels_from_intervals`]): the thesis's two future-work
+//!   heuristics made concrete with the view's lines and links (line coverage; gap merging after
+//!   the line decision, link-aware), template echoes of the page's own lines (breadcrumbs), and
+//!   protection of the page's own headline. `--plain` turns them off.
+//!
+//! Measured with `chaff eval` (text view, defaults against `--plain`, which removes every
+//! match): synthetic sites (20 pages, 5 seeds, 3 markup styles) 99.1% of template words and
+//! 0.5% of content words removed, against 62.1% and 12.9%; CleanPortalEval 4-gram F1 0.835
+//! with 0.3% of the removed words in the gold text, against 0.772 and 4.1%; Dragnet sites of at
+//! least ten pages 0.850 and 2.8%, against 0.739 and 9.8%. The page's whole text scores 0.645
+//! and 0.615.
 
 pub mod clean;
 pub mod cutoff;

@@ -41,6 +41,15 @@ pub enum View {
 ///   is removed when it is shorter than `merge_gap` characters, or when it is all link text
 ///   and shorter than `link_gap` (a list of varying headlines between template headings).
 ///
+/// Two more rules use the page's own text:
+/// * a *template echo* is template: a partly covered line whose uncovered part is another line
+///   of the page, or which contains the page's headline with little else ("Home > World >
+///   <headline>", "Filed under <a menu section>"), and a repeated line left alone in a list
+///   whose other items are template (a breadcrumb's last item);
+/// * the page's own headline — its `<title>` (or a part of it between separators) in a
+///   heading, else the first such line outside links and lists, else the first `<h1>` line —
+///   is never removed, however many other pages list it.
+///
 /// Merging after the line decision, rather than on the raw intervals, matters: merged raw
 /// intervals chain through the idiom matches inside a page's article and delete it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -932,6 +941,119 @@ mod tests {
                 .to_string();
             assert_eq!(kept.text(), story_text);
         }
+    }
+
+    /// Labels of a page for hand-placed match intervals: every occurrence of the given
+    /// strings in the view text.
+    fn labels_for(
+        html: &str,
+        matched: &[&str],
+        params: &CleanParams,
+    ) -> (Document, TextView, Labels) {
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = TextView::new(&doc);
+        let mut iv: Vec<Range<usize>> = Vec::new();
+        for m in matched {
+            let found: Vec<Range<usize>> = view
+                .text()
+                .match_indices(m)
+                .map(|(at, _)| at..at + m.len())
+                .collect();
+            assert!(!found.is_empty(), "{m:?} not in {:?}", view.text());
+            iv.extend(found);
+        }
+        let iv = crate::clean::union(iv);
+        let labels = labels_from_intervals(&doc, &view, &iv, params);
+        (doc, view, labels)
+    }
+
+    fn removed_texts(doc: &Document, view: &TextView, labels: &Labels) -> Vec<String> {
+        view.segments()
+            .iter()
+            .filter(|s| labels.is_removed(s.node))
+            .map(|s| view.text()[s.range()].to_string())
+            .chain(doc.ids().filter_map(|id| {
+                labels
+                    .partial(id)
+                    .map(|_| format!("~{}", doc.text(id).trim()))
+            }))
+            .collect()
+    }
+
+    #[test]
+    fn an_idiom_inside_a_paragraph_is_kept() {
+        let p = CleanParams::default();
+        let html = "<p>Prices rose as much as ten percent in the first week of trading.</p><p>Home News</p>";
+        let (d, v, l) = labels_for(html, &["as much as", "Home News"], &p);
+        assert_eq!(removed_texts(&d, &v, &l), ["Home News"]);
+        // With line coverage 0 every match goes, as the thesis prints it.
+        let plain = CleanParams {
+            line_coverage: 0.0,
+            ..p
+        };
+        let (d, v, l) = labels_for(html, &["as much as"], &plain);
+        assert_eq!(
+            removed_texts(&d, &v, &l),
+            ["~Prices rose as much as ten percent in the first week of trading."]
+        );
+    }
+
+    #[test]
+    fn short_kept_text_between_template_goes() {
+        let p = CleanParams::default();
+        // 11 characters between two removed lines: under the 60-character gap.
+        let (d, v, l) = labels_for(
+            "<p>Latest news</p><p>Sports desk</p><p>Newsletter signup</p>",
+            &["Latest news", "Newsletter signup"],
+            &p,
+        );
+        assert_eq!(removed_texts(&d, &v, &l).len(), 3);
+        // A long paragraph between them stays.
+        let long = "x ".repeat(60);
+        let html = format!("<p>Latest news</p><p>{long}</p><p>Newsletter signup</p>");
+        let (d, v, l) = labels_for(&html, &["Latest news", "Newsletter signup"], &p);
+        assert_eq!(removed_texts(&d, &v, &l).len(), 2);
+        // A long run of links between them goes (up to link_gap characters).
+        let links: String = (0..8)
+            .map(|i| format!("<li><a href=/{i}>A headline that varies from page {i}</a></li>"))
+            .collect();
+        let html = format!("<p>Latest news</p><ul>{links}</ul><p>Newsletter signup</p>");
+        let (d, v, l) = labels_for(&html, &["Latest news", "Newsletter signup"], &p);
+        assert_eq!(removed_texts(&d, &v, &l).len(), 10);
+    }
+
+    #[test]
+    fn breadcrumb_echo_of_the_headline_goes_but_the_headline_stays() {
+        let p = CleanParams::default();
+        let html = "<title>Rain floods the market square | Daily</title><div>Home &gt; World &gt; Rain floods the market square</div>\
+                    <h1>Rain floods the market square</h1><p>Shops closed early as the water rose in the old town.</p>";
+        // Only the crumbs' start is template text; the headline is this page's own.
+        let (d, v, l) = labels_for(html, &["Home > World >"], &p);
+        let removed = removed_texts(&d, &v, &l);
+        assert_eq!(
+            removed,
+            ["Home > World > Rain floods the market square"],
+            "{removed:?}"
+        );
+        // The same match without the echo rule's evidence (no headline line) leaves the crumb.
+        let no_h1 = html
+            .replace("<h1>Rain floods the market square</h1>", "")
+            .replace("<title>Rain floods the market square | Daily</title>", "");
+        let (d, v, l) = labels_for(&no_h1, &["Home > World >"], &p);
+        assert!(removed_texts(&d, &v, &l).is_empty());
+        // And when the headline is matched everywhere (both copies here), the page's own stays
+        // while its echo goes.
+        let (d, v, l) = labels_for(
+            html,
+            &["Home > World >", "Rain floods the market square"],
+            &p,
+        );
+        assert_eq!(
+            removed_texts(&d, &v, &l),
+            ["Home > World > Rain floods the market square"]
+        );
+        let h1 = d.find_tag("h1").unwrap();
+        assert!(!l.is_removed(d.first_child(h1).unwrap()));
     }
 
     #[test]

@@ -156,11 +156,23 @@ where
     Ok(out)
 }
 
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
+/// crash leaves the old file or the new one, never half of one.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SynthError> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| SynthError::Io(e.error))?;
+    Ok(())
+}
+
 /// Writes every page as `dir/<file>` and the sidecar as `dir/labels.json`, creating `dir`.
 pub fn write_site(site: &SynthSite, dir: &Path) -> Result<(), SynthError> {
     fs::create_dir_all(dir)?;
     for p in &site.pages {
-        fs::write(dir.join(&p.file), p.html.as_bytes())?;
+        write_atomic(&dir.join(&p.file), p.html.as_bytes())?;
     }
     let json = SidecarJson {
         format: FORMAT.to_string(),
@@ -231,7 +243,7 @@ pub fn write_site(site: &SynthSite, dir: &Path) -> Result<(), SynthError> {
         });
     }
     out.push_str("  ]\n}\n");
-    fs::write(dir.join(LABELS_FILE), out)?;
+    write_atomic(&dir.join(LABELS_FILE), out.as_bytes())?;
     Ok(())
 }
 

@@ -1,0 +1,478 @@
+//! The `chaff` command end to end: the workflows of the README, every output mode, and bad
+//! input — which must end in one clear line on stderr and a non-zero exit, never a panic.
+//! Fixtures are generated here (synthetic sites, hand-made pages, WARCs written by our own
+//! writer); no shared data is needed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use chaff_corpus::http::build_response;
+use chaff_corpus::{WarcCompression, WarcWriter};
+
+fn chaff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chaff"))
+}
+
+fn run(args: &[&str]) -> Output {
+    chaff().args(args).output().expect("chaff runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Every line of stderr is a chaff message, and nothing panicked.
+fn assert_clean_stderr(o: &Output) {
+    let e = stderr(o);
+    assert!(!e.contains("panicked"), "panic: {e}");
+    for line in e.lines() {
+        assert!(
+            line.starts_with("chaff: "),
+            "unexpected stderr line: {line:?}"
+        );
+    }
+}
+
+/// A synthetic site of `pages` pages written to `dir/<domain>/`; returns that folder.
+fn synthetic_site(dir: &Path, pages: usize, seed: u64) -> PathBuf {
+    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+        seed,
+        site_index: 0,
+        pages,
+        archive: None,
+        style: Some(chaff_synth::Style::Html5),
+        domain: None,
+    });
+    let out = dir.join(&site.domain);
+    chaff_synth::write_site(&site, &out).expect("write site");
+    // The sidecar is not a page.
+    std::fs::remove_file(out.join("labels.json")).expect("remove sidecar");
+    out
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+#[test]
+fn learn_then_clean_a_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 12, 3);
+    let profile = tmp.path().join("site.profile.json");
+    let plot = tmp.path().join("hist.svg");
+    let o = run(&[
+        "learn",
+        "-q",
+        "-o",
+        path(&profile),
+        "--plot",
+        path(&plot),
+        path(&site),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&profile).unwrap()).unwrap();
+    assert_eq!(json["format"], "chaff-profile");
+    assert_eq!(json["pages"], 12);
+    assert!(
+        json["methods"]["suffix"]["expressions"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 5
+    );
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+
+    // One page: its text, without the footer the site repeats everywhere.
+    let page = site.join("page-003.html");
+    let o = run(&["clean", "--profile", path(&profile), path(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("All rights reserved") && !text.contains("All rights reserved"),
+        "{text}"
+    );
+    assert!(text.split_whitespace().count() > 15);
+
+    // Several pages: JSON Lines, one object per page in input order.
+    let o = run(&["clean", "--profile", path(&profile), path(&site)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 12);
+    assert!(
+        lines[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with("page-000.html")
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["text"].is_string() && l["site"].is_string())
+    );
+
+    // The JSON format carries the per-node labels.
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&profile),
+        "--format",
+        "json",
+        path(&page),
+    ]);
+    let record: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let nodes = record["nodes"].as_array().unwrap();
+    assert!(nodes.iter().any(|n| n["role"] == "template"));
+    assert!(nodes.iter().any(|n| n["role"] == "content"));
+
+    // Files per page, in every format, named safely.
+    for format in ["text", "markdown", "html", "json"] {
+        let out = tmp.path().join(format!("out-{format}"));
+        let o = run(&[
+            "clean",
+            "--profile",
+            path(&profile),
+            "--format",
+            format,
+            "-o",
+            path(&out),
+            path(&site),
+        ]);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        let names: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names.len(), 12, "{format}: {names:?}");
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.contains('/') && !n.starts_with('.'))
+        );
+    }
+
+    // The expressions, one per line.
+    let o = run(&["learn", "-q", "--print-regexes", path(&site)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let regexes: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert!(regexes.len() > 5);
+    assert!(regexes.iter().all(|r| regex::Regex::new(r).is_ok()));
+}
+
+#[test]
+fn raw_view_and_plain_text_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let news = tmp.path().join("news");
+    std::fs::create_dir(&news).unwrap();
+    let stories = [
+        "The council voted to close the old bridge for repairs next spring.",
+        "Heavy rain flooded the market square and several shops closed early.",
+        "A local choir won the regional contest with a hymn nobody had heard.",
+        "Volunteers planted four hundred trees along the northern ring road.",
+    ];
+    for (i, s) in stories.iter().enumerate() {
+        let text = format!(
+            "# Permanent link | no responses | Published on: Tuesday, {}th February, 2007\n{s}\nPlease login to leave a reply. read more\n",
+            10 + i
+        );
+        std::fs::write(news.join(format!("{i}.txt")), text).unwrap();
+    }
+    let profile = tmp.path().join("feed.profile.json");
+    let o = run(&[
+        "learn",
+        "-q",
+        "--view",
+        "raw",
+        "-o",
+        path(&profile),
+        path(&news),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&profile),
+        path(&news.join("2.txt")),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("choir won the regional contest"), "{text}");
+    assert!(
+        !text.contains("Permanent link") && !text.contains("Please login"),
+        "{text}"
+    );
+}
+
+#[test]
+fn stdin_json_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 6, 5);
+    let profile = tmp.path().join("p.json");
+    assert!(
+        run(&["learn", "-q", "-o", path(&profile), path(&site)])
+            .status
+            .success()
+    );
+    let html = std::fs::read_to_string(site.join("page-001.html")).unwrap();
+    let input = format!(
+        "{}\n{}\n",
+        serde_json::json!({"url": "https://example.org/a", "html": html}),
+        serde_json::json!({"path": site.join("page-002.html")})
+    );
+    let mut child = chaff()
+        .args(["clean", "--profile", path(&profile), "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["url"], "https://example.org/a");
+}
+
+#[test]
+fn mixed_sites_need_a_choice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let all = tmp.path().join("all");
+    synthetic_site(&all, 4, 11);
+    synthetic_site(&all, 4, 12);
+    let o = run(&[
+        "learn",
+        "-q",
+        "-o",
+        path(&tmp.path().join("p.json")),
+        path(&all),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("--per-site"), "{}", stderr(&o));
+
+    let dir = tmp.path().join("profiles");
+    let o = run(&["learn", "-q", "--per-site", "-o", path(&dir), path(&all)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+
+    let o = run(&[
+        "learn",
+        "-q",
+        "--site",
+        "no-such.example",
+        "-o",
+        path(&tmp.path().join("q.json")),
+        path(&all),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no page belongs to the site no-such.example"));
+}
+
+#[test]
+fn bad_inputs_fail_with_one_clear_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("p.json");
+
+    // An empty folder.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = run(&["learn", "-q", "-o", path(&out), path(&empty)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("no pages"), "{}", stderr(&o));
+
+    // One page only.
+    let site = synthetic_site(tmp.path(), 1, 21);
+    let o = run(&["learn", "-q", "-o", path(&out), path(&site)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("at least 2 pages"), "{}", stderr(&o));
+
+    // An unreadable path.
+    let o = run(&["learn", "-q", "-o", path(&out), "/no/such/folder"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("/no/such/folder"), "{}", stderr(&o));
+
+    // A binary file among good pages: reported, skipped, the rest learned, exit 1.
+    let site = synthetic_site(tmp.path(), 5, 22);
+    std::fs::write(
+        site.join("logo.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10",
+    )
+    .unwrap();
+    let o = run(&["learn", "-q", "-o", path(&out), path(&site)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    assert!(
+        stderr(&o).contains("logo.png") && stderr(&o).contains("binary"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(out.exists());
+
+    // Only a binary file to clean: nothing could be cleaned.
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&out),
+        path(&site.join("logo.png")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_clean_stderr(&o);
+
+    // Corrupt, foreign and future-version profiles.
+    let page = site.join("page-000.html");
+    let cases = [
+        ("{ not json", "not valid JSON"),
+        (
+            "{\"format\": \"something\", \"version\": 1}",
+            "not a chaff profile",
+        ),
+        (
+            "{\"format\": \"chaff-profile\", \"version\": 99, \"methods\": {}}",
+            "newer than this chaff",
+        ),
+        (
+            "{\"format\": \"chaff-profile\", \"version\": 1, \"site\": 3}",
+            "invalid profile",
+        ),
+    ];
+    for (i, (text, expect)) in cases.iter().enumerate() {
+        let bad = tmp.path().join(format!("bad{i}.json"));
+        std::fs::write(&bad, text).unwrap();
+        let o = run(&["clean", "--profile", path(&bad), path(&page)]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert_clean_stderr(&o);
+        assert_eq!(stderr(&o).lines().count(), 1);
+        assert!(stderr(&o).contains(expect), "{text}: {}", stderr(&o));
+    }
+    let o = run(&["clean", "--profile", "/no/such/profile.json", path(&page)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/no/such/profile.json"));
+}
+
+#[test]
+fn truncated_warc_keeps_the_records_before_the_damage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+        seed: 31,
+        site_index: 0,
+        pages: 5,
+        archive: None,
+        style: Some(chaff_synth::Style::DivSoup),
+        domain: Some("www.example.org".into()),
+    });
+    let mut bytes = Vec::new();
+    let mut offsets = Vec::new();
+    {
+        let mut w = WarcWriter::new(&mut bytes, WarcCompression::Gzip);
+        for p in &site.pages {
+            let http = build_response(
+                200,
+                "OK",
+                &[("Content-Type", "text/html; charset=utf-8")],
+                p.html.as_bytes(),
+            );
+            offsets.push(w.write_response(&p.url, &http).unwrap().offset);
+        }
+    }
+    // Cut in the middle of the last record.
+    let cut = (offsets[4] as usize + bytes.len()) / 2;
+    let warc = tmp.path().join("crawl.warc.gz");
+    std::fs::write(&warc, &bytes[..cut]).unwrap();
+    let profile = tmp.path().join("p.json");
+    let o = run(&["learn", "-q", "-o", path(&profile), path(&warc)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("crawl.warc.gz"), "{}", stderr(&o));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&profile).unwrap()).unwrap();
+    assert_eq!(json["pages"], 4);
+    assert_eq!(json["site"], "example.org");
+}
+
+#[test]
+fn junk_and_hostile_pages_never_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 4, 41);
+    let mut deep = String::from("<html><body>");
+    for _ in 0..100_000 {
+        deep.push_str("<div>");
+    }
+    deep.push_str("deep text");
+    std::fs::write(site.join("deep.html"), deep).unwrap();
+    std::fs::write(
+        site.join("junk.html"),
+        (0..=255u8).cycle().take(5000).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("latin1.html"),
+        b"<meta charset=iso-8859-1><p>caf\xe9 cr\xe8me</p>",
+    )
+    .unwrap();
+    std::fs::write(site.join("empty.html"), b"").unwrap();
+    let profile = tmp.path().join("p.json");
+    let o = run(&["learn", "-q", "-o", path(&profile), path(&site)]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&profile),
+        "--format",
+        "markdown",
+        path(&site),
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    assert!(stdout(&o).contains("café crème"));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 30, 51);
+    let profile = tmp.path().join("p.json");
+    assert!(
+        run(&["learn", "-q", "-o", path(&profile), path(&site)])
+            .status
+            .success()
+    );
+    let mut child = chaff()
+        .args(["clean", "--profile", path(&profile), path(&site)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close our end.
+    {
+        use std::io::Read;
+        let mut out = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        out.read_exact(&mut one).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
