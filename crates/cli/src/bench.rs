@@ -173,7 +173,7 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
     let mine = t2.elapsed();
     let total = t0.elapsed();
     let mb = bytes as f64 / 1e6;
-    println!(
+    outln!(
         "learn ({} view): {n} pages, {mb:.1} MB of HTML, {} tokens, {} candidate strings, {} expressions",
         if view == chaff_suffix::View::Text {
             "text"
@@ -183,8 +183,8 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
         model.tokens,
         model.candidates,
         model.expressions.len()
-    );
-    println!(
+    )?;
+    outln!(
         "  read {:.2} s, parse {:.2} s, mine {:.2} s; learn wall {:.2} s ({:.1} MB/s), with reading {:.2} s",
         read.as_secs_f64(),
         parse.as_secs_f64(),
@@ -192,12 +192,12 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
         (parse + mine).as_secs_f64(),
         mb / (parse + mine).as_secs_f64(),
         total.as_secs_f64()
-    );
-    println!(
+    )?;
+    outln!(
         "  peak memory {}, threads {}",
         peak_memory(),
         rayon::current_num_threads()
-    );
+    )?;
     Ok(Status::Ok)
 }
 
@@ -235,7 +235,7 @@ fn clean(b: CleanBench) -> anyhow::Result<Status> {
     let out: usize = pages.par_iter().map(|p| one(p).unwrap_or(0)).sum();
     std::hint::black_box(out);
     let all = t.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "clean: {} pages, {mb:.1} MB of HTML, {} expressions",
         pages.len(),
         cleaner
@@ -244,14 +244,14 @@ fn clean(b: CleanBench) -> anyhow::Result<Status> {
             .suffix
             .as_ref()
             .map_or(0, |m| m.expressions.len())
-    );
-    println!(
+    )?;
+    outln!(
         "  one thread: {best:.2} s = {:.1} MB/s per core; {} threads: {all:.2} s = {:.1} MB/s",
         mb / best,
         rayon::current_num_threads(),
         mb / all
-    );
-    println!("  peak memory {}", peak_memory());
+    )?;
+    outln!("  peak memory {}", peak_memory())?;
     Ok(Status::Ok)
 }
 

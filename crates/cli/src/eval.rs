@@ -88,6 +88,9 @@ pub struct EvalArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also report every page (a table row each, or a "pages" array in JSON).
+    #[arg(long)]
+    per_page: bool,
     #[command(flatten)]
     suffix: SuffixArgs,
 }
@@ -185,7 +188,20 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
         all_full.extend(full);
     }
     let overall = Row::new("overall", &all_cleaned, &all_full);
-    print_report(&args, &rows, &overall)?;
+    let pages: Vec<PageRow> = if args.per_page {
+        let sites_of = sites
+            .iter()
+            .flat_map(|(site, pages)| pages.iter().map(move |_| site.as_str()));
+        all_cleaned
+            .iter()
+            .zip(&all_full)
+            .zip(sites_of)
+            .map(|((c, f), site)| PageRow::new(site, c, f))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    print_report(&args, &rows, &overall, &pages)?;
     Ok(status)
 }
 
@@ -322,20 +338,90 @@ impl Row {
     }
 }
 
-fn print_report(args: &EvalArgs, rows: &[Row], overall: &Row) -> anyhow::Result<()> {
+/// One page's line of the report.
+#[derive(Serialize)]
+struct PageRow {
+    site: String,
+    id: String,
+    f1: f64,
+    precision: f64,
+    recall: f64,
+    f1_full: f64,
+    removed_words: u64,
+    removed_gold_words: u64,
+}
+
+impl PageRow {
+    fn new(site: &str, cleaned: &PageScore, full: &PageScore) -> PageRow {
+        PageRow {
+            site: site.to_string(),
+            id: cleaned.id.clone(),
+            f1: cleaned.shingle4.f1,
+            precision: cleaned.shingle4.precision,
+            recall: cleaned.shingle4.recall,
+            f1_full: full.shingle4.f1,
+            removed_words: cleaned.removal.map_or(0, |r| r.removed_words),
+            removed_gold_words: cleaned.removal.map_or(0, |r| r.removed_gold_words),
+        }
+    }
+}
+
+fn print_report(
+    args: &EvalArgs,
+    rows: &[Row],
+    overall: &Row,
+    pages: &[PageRow],
+) -> anyhow::Result<()> {
     if args.json {
-        println!(
-            "{}",
-            serde_json::json!({ "sites": rows, "overall": overall })
-        );
+        let mut report = serde_json::json!({ "sites": rows, "overall": overall });
+        if args.per_page {
+            report["pages"] = serde_json::to_value(pages)?;
+        }
+        outln!("{report}")?;
         return Ok(());
     }
-    println!(
+    if args.per_page {
+        outln!(
+            "{:<34} {:<24} {:>7} {:>7} {:>7} {:>8} {:>9} {:>6}",
+            "site",
+            "page",
+            "F1",
+            "P",
+            "R",
+            "F1 full",
+            "removed",
+            "gold"
+        )?;
+        for p in pages {
+            outln!(
+                "{:<34} {:<24} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>9} {:>6}",
+                truncate(&p.site, 34),
+                truncate(&p.id, 24),
+                p.f1,
+                p.precision,
+                p.recall,
+                p.f1_full,
+                p.removed_words,
+                p.removed_gold_words
+            )?;
+        }
+        outln!()?;
+    }
+    outln!(
         "{:<34} {:>5} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>9} {:>8}",
-        "site", "pages", "F1", "P", "R", "F1 full", "F1 bi", "F1 bag", "removed", "gold %"
-    );
+        "site",
+        "pages",
+        "F1",
+        "P",
+        "R",
+        "F1 full",
+        "F1 bi",
+        "F1 bag",
+        "removed",
+        "gold %"
+    )?;
     for r in rows.iter().chain(std::iter::once(overall)) {
-        println!(
+        outln!(
             "{:<34} {:>5} {:>7.3} {:>7.3} {:>7.3} {:>8.3} {:>7.3} {:>7.3} {:>9} {:>8.2}",
             truncate(&r.site, 34),
             r.pages,
@@ -347,7 +433,7 @@ fn print_report(args: &EvalArgs, rows: &[Row], overall: &Row) -> anyhow::Result<
             r.f1_bag,
             r.removed_words,
             100.0 * r.removed_gold_share
-        );
+        )?;
     }
     Ok(())
 }
@@ -415,22 +501,27 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
             .iter()
             .map(|(k, v)| (k.clone(), counts_json(v)))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "styles": styles, "overall": counts_json(&report.total) })
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "{:<10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-            "style", "template", "removed %", "content", "removed %", "menu rm %"
-        );
+            "style",
+            "template",
+            "removed %",
+            "content",
+            "removed %",
+            "menu rm %"
+        )?;
         let overall = "overall".to_string();
         for (style, c) in report
             .by_style
             .iter()
             .chain(std::iter::once((&overall, &report.total)))
         {
-            println!(
+            outln!(
                 "{:<10} {:>10} {:>10.2} {:>10} {:>10.2} {:>10.2}",
                 style,
                 c.template_total,
@@ -438,7 +529,7 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
                 c.content_total,
                 100.0 * c.content_removed_fraction(),
                 100.0 * c.menu_removed_fraction()
-            );
+            )?;
         }
     }
     Ok(Status::Ok)

@@ -2,6 +2,15 @@
 //! `chaff` library. Exit status: 0 success, 1 finished but some inputs failed (each reported
 //! on stderr), 2 nothing could be done (usage, unreadable profile, no pages...).
 
+/// `println!` that returns the write error instead of panicking: a closed stdout
+/// (`chaff eval ... | head`) then ends the command quietly in `main`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod bench;
 mod clean;
 mod common;

@@ -61,13 +61,13 @@ pub fn run(args: SynthArgs) -> anyhow::Result<Status> {
     for site in &sites {
         let dir = args.output.join(&site.domain);
         write_site(site, &dir).with_context(|| format!("cannot write {}", dir.display()))?;
-        println!(
+        outln!(
             "{}\t{}\t{} pages\t{}",
             site.domain,
             site.style,
             site.pages.len(),
             dir.display()
-        );
+        )?;
     }
     Ok(Status::Ok)
 }
