@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use encoding_rs::Encoding;
-use markup5ever::{LocalName, Namespace};
+use markup5ever::{LocalName, Namespace, ns};
 
 use crate::encoding::EncodingSource;
 
@@ -59,10 +59,11 @@ pub enum ElementNs {
 
 impl ElementNs {
     pub(crate) fn from_namespace(ns: &Namespace) -> ElementNs {
-        match &**ns {
-            "http://www.w3.org/1999/xhtml" => ElementNs::Html,
-            "http://www.w3.org/2000/svg" => ElementNs::Svg,
-            "http://www.w3.org/1998/Math/MathML" => ElementNs::MathMl,
+        // Interned atoms: comparing them is comparing two words.
+        match *ns {
+            ns!(html) => ElementNs::Html,
+            ns!(svg) => ElementNs::Svg,
+            ns!(mathml) => ElementNs::MathMl,
             _ => ElementNs::Other,
         }
     }
@@ -91,10 +92,12 @@ pub(crate) struct Node {
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
+/// The start of an unknown span in [`Document`]'s span table.
+pub(crate) const NO_SPAN: u32 = u32::MAX;
 
 /// A parsed HTML document.
 ///
-/// Built by [`crate::parse`]; immutable afterwards. All accessors take a [`NodeId`] and are O(1)
+/// Built by [`crate::parse()`]; immutable afterwards. All accessors take a [`NodeId`] and are O(1)
 /// except where noted.
 pub struct Document {
     pub(crate) nodes: Vec<Node>,
@@ -105,6 +108,10 @@ pub struct Document {
     pub(crate) had_decode_errors: bool,
     pub(crate) source_len: usize,
     pub(crate) reparented: usize,
+    /// Per node `(start, end)` byte offsets into the decoded text, `start == NO_SPAN` when
+    /// unknown; empty when spans were not recorded (html5ever's tokenizer).
+    pub(crate) spans: Vec<(u32, u32)>,
+    pub(crate) spans_are_source_bytes: bool,
 }
 
 impl std::fmt::Debug for Document {
@@ -299,12 +306,75 @@ impl Document {
         self.nodes[id.index()].depth
     }
 
-    /// The 1-based source line of the token that created the node, as reported by the parser
-    /// (html5ever tracks lines, not byte offsets). Nodes the parser inserted on its own (an
-    /// implied `<tbody>`, say) carry the line of the token that caused them.
+    /// The 1-based source line of the token that created the node, as html5ever's tokenizer
+    /// would report it (both tokenizers give the same lines). Nodes the parser inserted on its
+    /// own (an implied `<tbody>`, say) carry the line of the token that caused them. For byte
+    /// offsets see [`Document::span`].
     #[inline]
     pub fn source_line(&self, id: NodeId) -> u32 {
         self.nodes[id.index()].line
+    }
+
+    /// The node's source span: the byte range of the **decoded UTF-8 text** it was parsed from,
+    /// or `None` where that is unknown.
+    ///
+    /// Offsets index the text the page decoded to ([`crate::encoding::decode`] with the same
+    /// transport charset gives it back; [`crate::parse_str`]'s input is that text itself). They
+    /// are offsets into the original bytes only when [`Document::spans_are_source_bytes`] says
+    /// so: for pages in other encodings, with a byte order mark, or with invalid UTF-8 they are
+    /// not. Spans are recorded by the default fast tokenizer only; with
+    /// [`crate::TokenizerKind::Html5ever`], and for inputs of 4 GiB or more, every span is
+    /// `None` (see [`Document::has_spans`]).
+    ///
+    /// What the range covers, by node kind:
+    /// * **Document** (the root): the whole decoded text.
+    /// * **Element created from its start tag**: from the `<` of the start tag to the `>` of the
+    ///   end tag that closed it; without one (an unclosed `<p>`, a void element, a tag still open
+    ///   at the end of the input, `</body>` and `</html>` when nothing closes them), to the end of
+    ///   its last descendant's span, or of the start tag if it has none. It always starts with
+    ///   `<`. Closing elements by their end tags is worked out approximately (html5ever does not
+    ///   report every pop of its stack of open elements): in misnested markup an element may miss
+    ///   its end tag or take one that the tree builder ignored; in every case it covers the spans
+    ///   of all its children.
+    /// * **Element the tree builder made without a tag of its own** (implied `html`, `head`,
+    ///   `body`, `tbody`, `tr`, `colgroup`; clones of formatting elements from the adoption agency
+    ///   or from reopening them in a new block): the hull of its children's spans, widened by its
+    ///   end tag if one closed it; `None` if that leaves nothing (an empty implied `head`). The
+    ///   `p` made by a stray `</p>` and the `br` made by `</br>` get that end tag's span.
+    /// * **Text**: from the first to the last source character of the character data merged
+    ///   into the node. The source may be longer than the text: character references (`&amp;`),
+    ///   CR LF (read as LF) and NUL (read as U+FFFD) are counted as written, and a node merged
+    ///   from non-adjacent pieces (text foster-parented out of a table next to text before it,
+    ///   or text that merged across a tag the tree builder ignored) gets the hull of the pieces,
+    ///   which may include markup. Whitespace the tree builder split off and put elsewhere, and
+    ///   the newline it drops after `<pre>`, `<listing>` and `<textarea>`, are left out; where
+    ///   such a cut cannot be traced (whitespace split off character data that also holds
+    ///   character references, characters dropped in a frameset) the node gets the range of
+    ///   the whole stretch of character data.
+    /// * **Comment** and **DOCTYPE**: the token, from `<` to `>` (or the end of the input).
+    ///
+    /// Moved nodes keep their source span, so after foster parenting or the adoption agency an
+    /// element's span can cover source that ended up elsewhere in the tree, and siblings' spans
+    /// can overlap; a parent's span still covers its children's (where the parent's span is
+    /// known and, if it is an element with a start tag, the children come after that tag).
+    #[inline]
+    pub fn span(&self, id: NodeId) -> Option<Range<usize>> {
+        let &(start, end) = self.spans.get(id.index())?;
+        (start != NO_SPAN).then_some(start as usize..end as usize)
+    }
+
+    /// Whether spans were recorded at all (they are with the default fast tokenizer).
+    pub fn has_spans(&self) -> bool {
+        !self.spans.is_empty()
+    }
+
+    /// True when the decoded text is the input byte for byte, so that [`Document::span`]
+    /// offsets are also offsets into the bytes that were parsed: valid UTF-8 without a byte
+    /// order mark (or plain ASCII in any ASCII-compatible encoding), or a string given to
+    /// [`crate::parse_str`]. False when decoding changed anything (another encoding, a byte
+    /// order mark, invalid bytes replaced): then spans index the decoded text only.
+    pub fn spans_are_source_bytes(&self) -> bool {
+        self.spans_are_source_bytes
     }
 
     /// The encoding the page was decoded from.

@@ -3,8 +3,10 @@
 //! What it is for: turning a page's bytes into a [`Document`] any method can read cheaply —
 //! encoding sniffing ([`encoding`]), a fast whole-input tokenizer (`tokenize.rs`) feeding
 //! html5ever's standards-compliant tree builder (html5ever's own tokenizer stays selectable with
-//! [`TokenizerKind`]), nodes numbered in depth-first pre-order ([`NodeId`]), the visible-text
-//! view ([`TextView`]), CSS selectors ([`select`]) and serialisation ([`serialize`]).
+//! [`TokenizerKind`]), nodes numbered in depth-first pre-order ([`NodeId`]), source spans
+//! ([`Document::span`]: byte ranges of the decoded text each node was parsed from), the
+//! visible-text view ([`TextView`]), CSS selectors ([`select`]) and serialisation
+//! ([`serialize`]).
 //!
 //! What it must not know: templates, sites, labels, methods or output formats. Nothing here
 //! decides what is content; it only describes the page faithfully.
@@ -30,4 +32,5 @@ pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
 pub use error::DomError;
 pub use parse::{ParseOptions, TokenizerKind, parse, parse_str, parse_with};
+pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
 pub use text::{Segment, TextView};

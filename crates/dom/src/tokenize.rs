@@ -30,6 +30,12 @@
 //!   comes next, parse errors included; we emit a `ParseError` token only where html5ever's
 //!   would be the first token after a start tag and be followed by text (`</>` and erroneous
 //!   numeric character references).
+//!
+//! **Source spans.** Before each token (parse errors excepted) the sink's
+//! [`SpanSink::token_span`] gets the byte range of the input the token was read from: a tag from
+//! its `<` to just after its `>`, a comment or DOCTYPE likewise, a character token from its first
+//! to its last character's source (character references and CR LF included, so the range may be
+//! longer than the text), a NUL token its one byte, end of file an empty range at the end.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -37,9 +43,37 @@ use std::collections::HashSet;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::{RawKind, ScriptEscapeKind};
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
-use html5ever::{Attribute, LocalName, QualName, ns};
+use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use memchr::{memchr, memchr2, memchr3};
+
+/// A token sink that also learns where in the input each token came from.
+pub(crate) trait SpanSink: TokenSink {
+    /// Called just before [`TokenSink::process_token`] for every token except `ParseError`:
+    /// the token was read from `input[start..end]`.
+    fn token_span(&self, start: usize, end: usize, kind: SpanKind);
+}
+
+/// What kind of token a [`SpanSink::token_span`] is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpanKind {
+    /// Character data of `len` bytes; `verbatim` says the text is exactly the span's slice of
+    /// the input (no character references, CRs or NULs were rewritten); `after_lf_tag` that it
+    /// comes right after a `<pre>`, `<listing>` or `<textarea>` start tag (so that the tree
+    /// builder drops a leading LF).
+    Text {
+        len: u32,
+        verbatim: bool,
+        after_lf_tag: bool,
+    },
+    /// A NUL character.
+    Nul,
+    StartTag,
+    EndTag,
+    Doctype,
+    /// Comment, end of file.
+    Other,
+}
 
 /// Tokenizes the whole of `input` into `sink`, then sends the EOF token and calls
 /// [`TokenSink::end`], in that order (as html5ever's `Tokenizer::end` does).
@@ -47,7 +81,7 @@ use memchr::{memchr, memchr2, memchr3};
 /// Unlike html5ever's tokenizer it does not skip a leading U+FEFF (the caller does). The
 /// sink's `Script` and `EncodingIndicator` results are treated as `Continue`: we run no
 /// scripts and the encoding has been settled before decoding.
-pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
+pub(crate) fn tokenize<S: SpanSink>(input: &str, sink: &S) {
     let mut t = Tokenizer::new(input, sink);
     t.run();
 }
@@ -191,6 +225,9 @@ struct Pending {
     raw: bool,
     /// In a raw section, the first group has been sent: merge everything from now on.
     settled: bool,
+    /// Source range of the group: start of its first piece, end of its last.
+    src_start: usize,
+    src_end: usize,
 }
 
 impl Pending {
@@ -258,7 +295,7 @@ enum RawState {
     DoubleEscapeEnd,
 }
 
-struct Tokenizer<'a, S: TokenSink> {
+struct Tokenizer<'a, S: SpanSink> {
     sink: &'a S,
     src: &'a str,
     b: &'a [u8],
@@ -280,7 +317,7 @@ struct Tokenizer<'a, S: TokenSink> {
     scratch: String,
 }
 
-impl<'a, S: TokenSink> Tokenizer<'a, S> {
+impl<'a, S: SpanSink> Tokenizer<'a, S> {
     fn new(src: &'a str, sink: &'a S) -> Self {
         let b = src.as_bytes();
         Tokenizer {
@@ -301,6 +338,8 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 line: 1,
                 raw: false,
                 settled: false,
+                src_start: 0,
+                src_end: 0,
             },
             last_start: None,
             last_was_start_tag: false,
@@ -322,7 +361,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             }
         }
         self.flush_text();
-        let line = self.line_at(self.b.len());
+        let len = self.b.len();
+        let line = self.line_at(len);
+        self.sink.token_span(len, len, SpanKind::Other);
         let _ = self.sink.process_token(Token::EOFToken, line);
         self.sink.end();
     }
@@ -355,21 +396,37 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         StrTendril::from_slice(&self.src[s..e])
     }
 
-    /// A tendril of `src[s..e]` with CR/NUL preprocessing applied.
-    fn normalized_tendril(&mut self, s: usize, e: usize) -> StrTendril {
+    /// A tendril of `src[s..e]` with CR/NUL preprocessing applied, and whether that left the
+    /// text as it was.
+    fn normalized_tendril(&mut self, s: usize, e: usize) -> (StrTendril, bool) {
         if memchr2(b'\r', 0, &self.b[s..e]).is_none() {
-            return self.tendril(s, e);
+            return (self.tendril(s, e), true);
         }
         self.scratch.clear();
         normalize_into(&self.src[s..e], &mut self.scratch);
-        StrTendril::from_slice(&self.scratch)
+        (StrTendril::from_slice(&self.scratch), false)
     }
 
-    /// Sends a token, after any pending text.
-    fn token(&mut self, token: Token, line: u64) -> TokenSinkResult<S::Handle> {
+    /// Sends a token read from `start..end`, after any pending text.
+    #[inline(always)]
+    fn token(
+        &mut self,
+        token: Token,
+        line: u64,
+        start: usize,
+        end: usize,
+    ) -> TokenSinkResult<S::Handle> {
         self.flush_text();
         self.last_was_start_tag =
             matches!(&token, Token::TagToken(t) if t.kind == TagKind::StartTag);
+        let kind = match &token {
+            Token::TagToken(t) if t.kind == TagKind::StartTag => SpanKind::StartTag,
+            Token::TagToken(_) => SpanKind::EndTag,
+            Token::NullCharacterToken => SpanKind::Nul,
+            Token::DoctypeToken(_) => SpanKind::Doctype,
+            _ => SpanKind::Other,
+        };
+        self.sink.token_span(start, end, kind);
         self.sink.process_token(token, line)
     }
 
@@ -377,18 +434,36 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
     /// tag (see the module docs); elsewhere a parse error changes nothing.
     fn parse_error_if_first(&mut self, line: u64) {
         if self.text.is_empty() && self.last_was_start_tag {
-            let _ = self.token(Token::ParseError(Cow::Borrowed("parse error")), line);
+            // Not a token the tree builder keeps, so it has no span.
+            self.last_was_start_tag = false;
+            let _ = self
+                .sink
+                .process_token(Token::ParseError(Cow::Borrowed("parse error")), line);
         }
     }
 
     fn flush_text(&mut self) {
         let kind = std::mem::replace(&mut self.text.kind, PendKind::Empty);
-        let t = match kind {
+        let (t, verbatim) = match kind {
             PendKind::Empty => return,
             PendKind::Range(s, e) => self.normalized_tendril(s, e),
-            PendKind::Owned => StrTendril::from_slice(&self.text.buf),
+            PendKind::Owned => (StrTendril::from_slice(&self.text.buf), false),
         };
+        let after_lf_tag = self.last_was_start_tag
+            && self.last_start.as_ref().is_some_and(|n| {
+                matches!(
+                    *n,
+                    local_name!("pre") | local_name!("listing") | local_name!("textarea")
+                )
+            });
         self.last_was_start_tag = false;
+        let kind = SpanKind::Text {
+            len: t.len32(),
+            verbatim,
+            after_lf_tag,
+        };
+        self.sink
+            .token_span(self.text.src_start, self.text.src_end, kind);
         let _ = self
             .sink
             .process_token(Token::CharacterTokens(t), self.text.line);
@@ -427,14 +502,18 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 PendKind::Owned => normalize_into(&self.src[s..e], &mut self.text.buf),
                 PendKind::Empty => self.text.kind = PendKind::Range(s, e),
             }
+            self.text.src_end = e;
             return;
         }
         self.new_group(line);
         self.text.kind = PendKind::Range(s, e);
+        self.text.src_start = s;
+        self.text.src_end = e;
     }
 
-    /// Adds decoded text (a character reference) as a piece with html5ever's line.
-    fn push_str(&mut self, s: &str, line: u64) {
+    /// Adds decoded text (a character reference read from `src_s..src_e`) as a piece with
+    /// html5ever's line.
+    fn push_str(&mut self, s: &str, line: u64, src_s: usize, src_e: usize) {
         if s.is_empty() {
             return;
         }
@@ -448,7 +527,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             self.new_group(line);
             self.text.buf.clear();
             self.text.kind = PendKind::Owned;
+            self.text.src_start = src_s;
         }
+        self.text.src_end = src_e;
         self.text.buf.push_str(s);
     }
 
@@ -484,7 +565,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 0 => {
                     self.pos += 1;
                     let line = self.line_at(self.pos);
-                    let _ = self.token(Token::NullCharacterToken, line);
+                    let _ = self.token(Token::NullCharacterToken, line, pos, pos + 1);
                 }
                 b'\r' => {
                     // The LF of a CR LF pair is skipped, so it belongs to the same piece.
@@ -542,7 +623,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 a
             };
             let s = std::str::from_utf8(&buf[..n]).unwrap_or("\u{fffd}");
-            self.push_str(s, line);
+            self.push_str(s, line, amp, r.resume);
         }
         self.pos = r.resume;
         self.buf_end = if r.consumed > r.resume {
@@ -570,12 +651,12 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 self.pos += 1;
                 self.end_tag_open()
             }
-            b'a'..=b'z' | b'A'..=b'Z' => match self.tag(TagKind::StartTag) {
+            b'a'..=b'z' | b'A'..=b'Z' => match self.tag(TagKind::StartTag, pos - 1) {
                 Some(m) => AfterLt::Mode(m),
                 None => AfterLt::Done,
             },
             b'?' => {
-                self.bogus_comment(pos);
+                self.bogus_comment(pos, pos - 1);
                 AfterLt::Done
             }
             _ => {
@@ -596,7 +677,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             return AfterLt::Done;
         };
         match c {
-            b'a'..=b'z' | b'A'..=b'Z' => match self.tag(TagKind::EndTag) {
+            b'a'..=b'z' | b'A'..=b'Z' => match self.tag(TagKind::EndTag, pos - 2) {
                 Some(m) => AfterLt::Mode(m),
                 None => AfterLt::Done,
             },
@@ -607,7 +688,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 AfterLt::Done
             }
             _ => {
-                self.bogus_comment(pos);
+                self.bogus_comment(pos, pos - 2);
                 AfterLt::Done
             }
         }
@@ -615,14 +696,14 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
 
     // ----- tags -----------------------------------------------------------------------------
 
-    /// A start or end tag whose name starts at `pos`. `None` if the input ends inside it (the
-    /// tag is then dropped, as the standard says).
-    fn tag(&mut self, kind: TagKind) -> Option<Mode> {
+    /// A start or end tag whose name starts at `pos` and whose `<` is at `lt`. `None` if the
+    /// input ends inside it (the tag is then dropped, as the standard says).
+    fn tag(&mut self, kind: TagKind, lt: usize) -> Option<Mode> {
         let Some(name) = self.read_name(false) else {
             self.pos = self.b.len();
             return None;
         };
-        self.tag_body(kind, name)
+        self.tag_body(kind, name, lt)
     }
 
     /// Reads a tag or attribute name starting at `pos`, lower-casing ASCII and replacing NUL.
@@ -691,9 +772,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
     }
 
     /// The states after a tag name: attributes, self-closing flag, `>`. `pos` is at the byte
-    /// that ended the name.
-    fn tag_body(&mut self, kind: TagKind, name: LocalName) -> Option<Mode> {
-        let mode = self.tag_body_inner(kind, name);
+    /// that ended the name; the tag's `<` is at `lt`.
+    fn tag_body(&mut self, kind: TagKind, name: LocalName, lt: usize) -> Option<Mode> {
+        let mode = self.tag_body_inner(kind, name, lt);
         if mode.is_none() {
             // The input ended inside the tag: everything was consumed.
             self.pos = self.b.len();
@@ -701,7 +782,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         mode
     }
 
-    fn tag_body_inner(&mut self, kind: TagKind, name: LocalName) -> Option<Mode> {
+    fn tag_body_inner(&mut self, kind: TagKind, name: LocalName, lt: usize) -> Option<Mode> {
         let mut attrs: Vec<Attribute> = Vec::new();
         let mut seen: Option<HashSet<LocalName>> = None;
         let mut had_duplicate = false;
@@ -774,6 +855,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         if kind == TagKind::StartTag {
             self.last_start = Some(name.clone());
         }
+        let end = self.pos;
         let result = self.token(
             Token::TagToken(Tag {
                 kind,
@@ -783,6 +865,8 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 had_duplicate_attributes: had_duplicate,
             }),
             line,
+            lt,
+            end,
         );
         Some(match result {
             TokenSinkResult::RawData(kind) => Mode::Raw(kind),
@@ -1001,12 +1085,13 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
     /// After `<!`.
     fn markup_declaration(&mut self) {
         let rest = &self.b[self.pos..];
+        let lt = self.pos - 2;
         if rest.starts_with(b"--") {
             self.pos += 2;
-            self.comment();
+            self.comment(lt);
         } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
             self.pos += 7;
-            self.doctype();
+            self.doctype(lt);
         } else if rest.starts_with(b"[CDATA[") && {
             // The answer depends on the tree builder having seen all text so far.
             self.flush_text();
@@ -1016,13 +1101,14 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             self.pos += 7;
             self.cdata();
         } else {
-            self.bogus_comment(self.pos);
+            self.bogus_comment(self.pos, lt);
         }
     }
 
-    /// After `<!--`. The comment states only decide where the comment ends and what is left
-    /// out at the end of the input; the `<!` sub-states only report errors.
-    fn comment(&mut self) {
+    /// After `<!--` (whose `<` is at `lt`). The comment states only decide where the comment
+    /// ends and what is left out at the end of the input; the `<!` sub-states only report
+    /// errors.
+    fn comment(&mut self, lt: usize) {
         let b = self.b;
         let start = self.pos;
         let (end, next) = if b.get(start) == Some(&b'>') {
@@ -1063,21 +1149,22 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             })
         };
         self.pos = next;
-        let data = self.normalized_tendril(start, end);
+        let (data, _) = self.normalized_tendril(start, end);
         let line = self.line_at(next);
-        let _ = self.token(Token::CommentToken(data), line);
+        let _ = self.token(Token::CommentToken(data), line, lt, next);
     }
 
-    /// A bogus comment whose data starts at `start` and runs to the next `>`.
-    fn bogus_comment(&mut self, start: usize) {
+    /// A bogus comment whose data starts at `start` and runs to the next `>`; the markup that
+    /// opened it starts at `lt`.
+    fn bogus_comment(&mut self, start: usize, lt: usize) {
         let (end, next) = match memchr(b'>', &self.b[start..]) {
             Some(k) => (start + k, start + k + 1),
             None => (self.b.len(), self.b.len()),
         };
         self.pos = next;
-        let data = self.normalized_tendril(start, end);
+        let (data, _) = self.normalized_tendril(start, end);
         let line = self.line_at(next);
-        let _ = self.token(Token::CommentToken(data), line);
+        let _ = self.token(Token::CommentToken(data), line, lt, next);
     }
 
     /// After `<![CDATA[` in foreign content. html5ever emits the section's text when it ends
@@ -1093,7 +1180,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                 let line = self.line_at(nul + 1);
                 self.push_range(start, nul, line);
                 self.pos = nul + 1;
-                let _ = self.token(Token::NullCharacterToken, line);
+                let _ = self.token(Token::NullCharacterToken, line, nul, nul + 1);
                 continue;
             }
             let next = end.map_or(stop, |e| e + 3);
@@ -1117,8 +1204,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         Some(c)
     }
 
-    /// After `<!DOCTYPE`: the DOCTYPE states, character by character (one per document).
-    fn doctype(&mut self) {
+    /// After `<!DOCTYPE` (whose `<` is at `lt`): the DOCTYPE states, character by character
+    /// (one per document).
+    fn doctype(&mut self, lt: usize) {
         #[derive(Clone, Copy, PartialEq)]
         enum Id {
             Public,
@@ -1268,7 +1356,8 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             system_id: system.map(|s| StrTendril::from_slice(&s)),
             force_quirks: quirks,
         };
-        let _ = self.token(Token::DoctypeToken(doctype), line);
+        let end = self.pos;
+        let _ = self.token(Token::DoctypeToken(doctype), line, lt, end);
     }
 
     // ----- RCDATA, RAWTEXT, script data, PLAINTEXT ------------------------------------------
@@ -1375,7 +1464,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                             if r.n == 2 {
                                 s.push(r.chars[1]);
                             }
-                            self.push_str(&s, line);
+                            self.push_str(&s, line, i, r.resume);
                             emitted = r.resume;
                         }
                         self.pos = r.resume;
@@ -1460,7 +1549,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                             .unwrap_or_else(|| LocalName::from(""));
                         // The tag body starts at the byte that ended the name.
                         self.pos = start;
-                        return self.tag_body(TagKind::EndTag, name);
+                        return self.tag_body(TagKind::EndTag, name, lt);
                     }
                     self.emit_to(&mut emitted, start, now);
                     self.pos = start;
@@ -1671,6 +1760,142 @@ mod tests {
         fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
             self.foreign.get() > 0
         }
+    }
+
+    impl SpanSink for Recorder {
+        fn token_span(&self, _start: usize, _end: usize, _kind: SpanKind) {}
+    }
+
+    /// Records every token with the source slice [`SpanSink::token_span`] gave for it.
+    #[derive(Default)]
+    struct SpanRecorder {
+        html: String,
+        span: Cell<Option<(usize, usize, SpanKind)>>,
+        tokens: RefCell<Vec<(String, usize, usize, bool)>>,
+    }
+
+    impl TokenSink for SpanRecorder {
+        type Handle = ();
+
+        fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+            let what = match &token {
+                Token::ParseError(_) => {
+                    assert!(self.span.get().is_none(), "parse errors get no span");
+                    return TokenSinkResult::Continue;
+                }
+                Token::CharacterTokens(t) => format!("text {:?}", &**t),
+                Token::TagToken(t) => format!("{:?} {}", t.kind, &*t.name),
+                Token::CommentToken(t) => format!("comment {:?}", &**t),
+                Token::DoctypeToken(_) => "doctype".to_string(),
+                Token::NullCharacterToken => "nul".to_string(),
+                Token::EOFToken => "eof".to_string(),
+            };
+            let (s, e, kind) = self.span.take().expect("a span before every token");
+            let expected = match &token {
+                Token::CharacterTokens(t) => SpanKind::Text {
+                    len: t.len32(),
+                    verbatim: self.html[s..e] == **t,
+                    after_lf_tag: false,
+                },
+                Token::TagToken(t) if t.kind == TagKind::StartTag => SpanKind::StartTag,
+                Token::TagToken(_) => SpanKind::EndTag,
+                Token::NullCharacterToken => SpanKind::Nul,
+                Token::DoctypeToken(_) => SpanKind::Doctype,
+                _ => SpanKind::Other,
+            };
+            // `verbatim` may be false for text that happens to equal its source.
+            let verbatim = matches!(kind, SpanKind::Text { verbatim: true, .. });
+            match (kind, expected) {
+                (
+                    SpanKind::Text {
+                        len, verbatim: v, ..
+                    },
+                    SpanKind::Text {
+                        len: l,
+                        verbatim: w,
+                        ..
+                    },
+                ) => {
+                    assert_eq!(len, l);
+                    assert!(!v || w, "verbatim text differs from its source");
+                }
+                _ => assert_eq!(kind, expected),
+            }
+            self.tokens.borrow_mut().push((what, s, e, verbatim));
+            match &token {
+                Token::TagToken(t) if t.kind == TagKind::StartTag => match &*t.name {
+                    "script" => TokenSinkResult::RawData(RawKind::ScriptData),
+                    "title" => TokenSinkResult::RawData(RawKind::Rcdata),
+                    _ => TokenSinkResult::Continue,
+                },
+                _ => TokenSinkResult::Continue,
+            }
+        }
+    }
+
+    impl SpanSink for SpanRecorder {
+        fn token_span(&self, start: usize, end: usize, kind: SpanKind) {
+            assert!(self.span.replace(Some((start, end, kind))).is_none());
+        }
+    }
+
+    /// Each token with the input it was read from (`*` marks verbatim text).
+    fn spans(html: &str) -> Vec<String> {
+        let sink = SpanRecorder {
+            html: html.to_string(),
+            ..SpanRecorder::default()
+        };
+        tokenize(html, &sink);
+        sink.tokens
+            .into_inner()
+            .into_iter()
+            .map(|(what, s, e, v)| format!("{what} @{:?}{}", &html[s..e], if v { "*" } else { "" }))
+            .collect()
+    }
+
+    #[test]
+    fn token_spans() {
+        assert_eq!(
+            spans("<!DOCTYPE html><P class=a>x &amp; y</P ><br/>"),
+            [
+                "doctype @\"<!DOCTYPE html>\"",
+                "StartTag p @\"<P class=a>\"",
+                "text \"x & y\" @\"x &amp; y\"",
+                "EndTag p @\"</P >\"",
+                "StartTag br @\"<br/>\"",
+                "eof @\"\"",
+            ]
+        );
+        assert_eq!(
+            spans("a\r\nb<!--c--><?pi><!x></ y>d\0e"),
+            [
+                // Text tokens break where html5ever's lines do.
+                "text \"a\" @\"a\"*",
+                "text \"\\nb\" @\"\\r\\nb\"",
+                "comment \"c\" @\"<!--c-->\"",
+                "comment \"?pi\" @\"<?pi>\"",
+                "comment \"x\" @\"<!x>\"",
+                "comment \" y\" @\"</ y>\"",
+                "text \"d\" @\"d\"*",
+                "nul @\"\\0\"",
+                "text \"e\" @\"e\"*",
+                "eof @\"\"",
+            ]
+        );
+        assert_eq!(
+            spans("<script>if (a<b) x()</script><title>\u{e9}&lt;</title>"),
+            [
+                "StartTag script @\"<script>\"",
+                "text \"if (a<b) x()\" @\"if (a<b) x()\"*",
+                "EndTag script @\"</script>\"",
+                "StartTag title @\"<title>\"",
+                "text \"\u{e9}<\" @\"\u{e9}&lt;\"",
+                "EndTag title @\"</title>\"",
+                "eof @\"\"",
+            ]
+        );
+        // A tag cut off by the end of the input is dropped; its text before it is not.
+        assert_eq!(spans("x<a b"), ["text \"x\" @\"x\"*", "eof @\"\""]);
     }
 
     fn fast(html: &str) -> Vec<String> {
