@@ -2,7 +2,7 @@
 //!
 //! What it is for: the library behind the `chaff` command, and the entry point for programs
 //! embedding chaff. It ties the focused crates together: pages come from `chaff-corpus`,
-//! are parsed by `chaff-dom`, methods (`chaff-suffix`, ...) learn models that are stored in a
+//! are parsed by `chaff-dom`, methods (`chaff-suffix`, `chaff-align`, ...) learn models that are stored in a
 //! [`profile::Profile`], and `chaff-extract` renders what remains.
 //!
 //! What it must not know: command-line parsing, terminals and progress bars, process exit
@@ -15,8 +15,8 @@ pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
 pub use chaff_extract::Format;
 pub use pipeline::{
-    CleanedPage, Cleaner, LearnOptions, Learned, LoadOptions, LoadedPage, SiteChoice, learn,
-    learn_sites, load_page,
+    CleanedPage, Cleaner, LearnOptions, Learned, LoadOptions, LoadedPage, MethodSet, SiteChoice,
+    learn, learn_sites, load_page,
 };
 pub use profile::Profile;
 
@@ -45,6 +45,17 @@ pub enum Error {
     /// Learning failed.
     #[error(transparent)]
     Suffix(#[from] chaff_suffix::SuffixError),
+    /// Learning a template by alignment failed.
+    #[error(transparent)]
+    Align(#[from] chaff_align::AlignError),
+    /// The profile lacks a method that was asked for.
+    #[error("the profile has no {method} model (it has: {has})")]
+    MissingMethod {
+        /// The method asked for.
+        method: &'static str,
+        /// The methods the profile has.
+        has: String,
+    },
     /// The inputs held no usable page.
     #[error("no pages found in the inputs")]
     NoPages,

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use chaff_align::{AlignConfig, CompiledAlign, PageTokens};
 use chaff_core::{Labeler, Labels, PageInput};
 use chaff_corpus::{CorpusError, Media, Page, SiteKey, site_key};
 use chaff_dom::{Document, ParseOptions, TextView};
@@ -133,11 +134,34 @@ pub enum SiteChoice {
     PerSite,
 }
 
+/// Which methods to learn or to clean with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MethodSet {
+    /// Suffix-array template mining.
+    pub suffix: bool,
+    /// Multiple alignment of tag sequences.
+    pub align: bool,
+}
+
+impl Default for MethodSet {
+    /// The suffix method alone.
+    fn default() -> MethodSet {
+        MethodSet {
+            suffix: true,
+            align: false,
+        }
+    }
+}
+
 /// What `learn` does.
 #[derive(Clone, Debug, Default)]
 pub struct LearnOptions {
+    /// The methods to learn (each stores its model in the profile).
+    pub methods: MethodSet,
     /// The suffix method's configuration.
     pub suffix: SuffixConfig,
+    /// The alignment method's configuration.
+    pub align: AlignConfig,
     /// Which site(s).
     pub site: SiteChoice,
     /// Cross-site filtering threshold for `PerSite` (None: the default, at least half the
@@ -175,30 +199,35 @@ pub fn learn(
             Err(e) => learned.page_errors.push(Error::Corpus(e)),
         }
     }
+    let suffix_raw = opts.methods.suffix && opts.suffix.view == View::Raw;
     let load = LoadOptions {
         parse: opts.parse.clone(),
-        keep_source: opts.suffix.view == View::Raw,
+        keep_source: suffix_raw,
     };
-    let view = opts.suffix.view;
-    // Parse in parallel, keeping only the string each page contributes.
-    let docs: Vec<Result<(String, String), Error>> = raw
+    // Parse in parallel, keeping only what each method needs of a page.
+    let docs: Vec<Result<(String, Material), Error>> = raw
         .into_par_iter()
         .map(|page| {
             let size = page.bytes.len() as u64;
             let loaded = load_page(page, &load);
             progress(size);
             let loaded = loaded?;
-            let text = match view {
-                View::Text => loaded.view.text().to_string(),
-                View::Raw => loaded.text.unwrap_or_default(),
+            let tokens = opts
+                .methods
+                .align
+                .then(|| chaff_align::tokenize(&loaded.doc, &opts.align.tokens));
+            let text = match (opts.methods.suffix, suffix_raw) {
+                (false, _) => String::new(),
+                (true, false) => loaded.view.text().to_string(),
+                (true, true) => loaded.text.unwrap_or_default(),
             };
-            Ok((loaded.site.as_str().to_string(), text))
+            Ok((loaded.site.as_str().to_string(), Material { text, tokens }))
         })
         .collect();
-    let mut by_site: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut by_site: BTreeMap<String, Vec<Material>> = BTreeMap::new();
     for d in docs {
         match d {
-            Ok((site, text)) => by_site.entry(site).or_default().push(text),
+            Ok((site, material)) => by_site.entry(site).or_default().push(material),
             Err(e) => learned.page_errors.push(e),
         }
     }
@@ -220,7 +249,7 @@ pub fn learn(
         }
         text
     };
-    let chosen: Vec<(String, Vec<String>)> = match &opts.site {
+    let chosen: Vec<(String, Vec<Material>)> = match &opts.site {
         SiteChoice::Single if by_site.len() > 1 => {
             return Err(Error::MixedSites {
                 count: by_site.len(),
@@ -263,10 +292,46 @@ pub fn learn(
     } else {
         Some(0)
     };
-    let (profiles, dropped) = learn_sites(&sites, &opts.suffix, cross_site_min)?;
+    let mut profiles = if opts.methods.suffix {
+        let texts: Vec<(String, Vec<String>)> = sites
+            .iter_mut()
+            .map(|(site, pages)| {
+                let texts = pages.iter_mut().map(|m| std::mem::take(&mut m.text));
+                (site.clone(), texts.collect())
+            })
+            .collect();
+        let (profiles, dropped) = learn_sites(&texts, &opts.suffix, cross_site_min)?;
+        learned.cross_site_dropped = dropped;
+        profiles
+    } else {
+        sites
+            .iter()
+            .map(|(site, pages)| Profile::new(site.clone(), pages.len() as u32, Methods::default()))
+            .collect()
+    };
+    if opts.methods.align {
+        let models: Vec<Result<chaff_align::AlignModel, Error>> = sites
+            .par_iter_mut()
+            .map(|(_, pages)| {
+                let tokens: Vec<PageTokens> =
+                    pages.iter_mut().filter_map(|m| m.tokens.take()).collect();
+                Ok(chaff_align::learn(&tokens, &opts.align)?.model)
+            })
+            .collect();
+        for (profile, model) in profiles.iter_mut().zip(models) {
+            profile.methods.align = Some(model?);
+        }
+    }
     learned.profiles = profiles;
-    learned.cross_site_dropped = dropped;
     Ok(learned)
+}
+
+/// What one page contributes to learning.
+struct Material {
+    /// The suffix method's string of the page (empty when that method is not learned).
+    text: String,
+    /// The alignment method's tokens.
+    tokens: Option<PageTokens>,
 }
 
 /// Learns one profile per site from each site's documents (already in the configured
@@ -302,6 +367,7 @@ pub fn learn_sites<S: AsRef<str>>(
                 n as u32,
                 Methods {
                     suffix: Some(model),
+                    ..Methods::default()
                 },
             )
         })
@@ -369,21 +435,56 @@ pub fn format_name(format: Format) -> &'static str {
 pub struct Cleaner {
     profile: Profile,
     suffix: Option<CompiledSuffix>,
+    align: Option<CompiledAlign>,
     parse: ParseOptions,
 }
 
 impl Cleaner {
-    /// Compiles a profile's models.
+    /// Compiles all of a profile's models; pages are cleaned by all of them.
     pub fn new(profile: Profile, parse: ParseOptions) -> Result<Cleaner, Error> {
-        let suffix = profile
-            .methods
+        Cleaner::with_methods(profile, parse, None)
+    }
+
+    /// Compiles the models of the `methods` chosen (all the profile has when `None`); a
+    /// chosen method the profile lacks is an error.
+    pub fn with_methods(
+        profile: Profile,
+        parse: ParseOptions,
+        methods: Option<MethodSet>,
+    ) -> Result<Cleaner, Error> {
+        let has = &profile.methods;
+        if let Some(m) = methods {
+            for (asked, present, method) in [
+                (m.suffix, has.suffix.is_some(), "suffix"),
+                (m.align, has.align.is_some(), "align"),
+            ] {
+                if asked && !present {
+                    return Err(Error::MissingMethod {
+                        method,
+                        has: has.names().join(", "),
+                    });
+                }
+            }
+        }
+        let wanted = methods.unwrap_or(MethodSet {
+            suffix: true,
+            align: true,
+        });
+        let suffix = has
             .suffix
             .clone()
+            .filter(|_| wanted.suffix)
             .map(CompiledSuffix::new)
             .transpose()?;
+        let align = has
+            .align
+            .clone()
+            .filter(|_| wanted.align)
+            .map(CompiledAlign::new);
         Ok(Cleaner {
             profile,
             suffix,
+            align,
             parse,
         })
     }
@@ -408,17 +509,14 @@ impl Cleaner {
     pub fn clean(&self, page: LoadedPage) -> Result<CleanedPage, Error> {
         match self.outcome(&page)? {
             Outcome::Labels(labels) => Ok(cleaned(page, labels)),
-            Outcome::Reparsed(doc, view) => {
-                let labels = Labels::all_content(doc.len());
-                Ok(CleanedPage {
-                    source: page.source,
-                    url: page.url,
-                    site: page.site.as_str().to_string(),
-                    doc,
-                    view,
-                    labels,
-                })
-            }
+            Outcome::Reparsed(doc, view, labels) => Ok(CleanedPage {
+                source: page.source,
+                url: page.url,
+                site: page.site.as_str().to_string(),
+                doc,
+                view,
+                labels,
+            }),
         }
     }
 
@@ -433,37 +531,59 @@ impl Cleaner {
             Outcome::Labels(labels) => {
                 chaff_extract::render(format, &page.doc, &page.view, &labels, &meta)
             }
-            Outcome::Reparsed(doc, view) => {
-                chaff_extract::render(format, &doc, &view, &Labels::all_content(doc.len()), &meta)
+            Outcome::Reparsed(doc, view, labels) => {
+                chaff_extract::render(format, &doc, &view, &labels, &meta)
             }
         })
     }
 
-    /// Labels for the page, or, for a raw-view model, the cleaned source parsed again.
+    /// Labels for the page from every model, united; for a raw-view suffix model, the
+    /// cleaned source parsed again (and labelled by the other models).
     fn outcome(&self, page: &LoadedPage) -> Result<Outcome, Error> {
-        let Some(suffix) = &self.suffix else {
-            return Ok(Outcome::Labels(Labels::all_content(page.doc.len())));
+        let others = |doc: &Document, view: &TextView, mut labels: Labels| {
+            if let Some(align) = &self.align {
+                let input = PageInput {
+                    doc,
+                    view,
+                    source: "",
+                    url: page.url.as_deref(),
+                };
+                labels.union(&align.label(&input));
+            }
+            labels
         };
-        if suffix.model().view != View::Raw {
-            return Ok(Outcome::Labels(suffix.label(&page.input())));
+        match &self.suffix {
+            Some(suffix) if suffix.model().view == View::Raw => {
+                let kept = suffix.clean_text(page.text.as_deref().unwrap_or(""));
+                let fail = |e: chaff_dom::DomError| Error::Page {
+                    page: page.source.clone(),
+                    message: e.to_string(),
+                };
+                let doc = match page.media {
+                    Media::Html => chaff_dom::parse_str(&kept, &self.parse).map_err(fail)?,
+                    Media::Text => text_document(&kept, &self.parse).map_err(fail)?,
+                };
+                let view = TextView::new(&doc);
+                let labels = others(&doc, &view, Labels::all_content(doc.len()));
+                Ok(Outcome::Reparsed(doc, view, labels))
+            }
+            Some(suffix) => Ok(Outcome::Labels(others(
+                &page.doc,
+                &page.view,
+                suffix.label(&page.input()),
+            ))),
+            None => Ok(Outcome::Labels(others(
+                &page.doc,
+                &page.view,
+                Labels::all_content(page.doc.len()),
+            ))),
         }
-        let kept = suffix.clean_text(page.text.as_deref().unwrap_or(""));
-        let fail = |e: chaff_dom::DomError| Error::Page {
-            page: page.source.clone(),
-            message: e.to_string(),
-        };
-        let doc = match page.media {
-            Media::Html => chaff_dom::parse_str(&kept, &self.parse).map_err(fail)?,
-            Media::Text => text_document(&kept, &self.parse).map_err(fail)?,
-        };
-        let view = TextView::new(&doc);
-        Ok(Outcome::Reparsed(doc, view))
     }
 }
 
 enum Outcome {
     Labels(Labels),
-    Reparsed(Document, TextView),
+    Reparsed(Document, TextView, Labels),
 }
 
 fn cleaned(page: LoadedPage, labels: Labels) -> CleanedPage {

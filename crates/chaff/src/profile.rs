@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use chaff_align::AlignModel;
 use chaff_suffix::SuffixModel;
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,9 @@ pub struct Methods {
     /// Suffix-array template mining (Foschini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suffix: Option<SuffixModel>,
+    /// Multiple alignment of tag sequences (Geraci & Maggini).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub align: Option<AlignModel>,
 }
 
 impl Methods {
@@ -53,6 +57,9 @@ impl Methods {
         let mut out = Vec::new();
         if self.suffix.is_some() {
             out.push("suffix");
+        }
+        if self.align.is_some() {
+            out.push("align");
         }
         out
     }
@@ -140,6 +147,7 @@ mod tests {
             2,
             Methods {
                 suffix: Some(model),
+                ..Methods::default()
             },
         )
     }

@@ -32,6 +32,31 @@ enum What {
     Learn(LearnBench),
     /// Time `clean` with a profile.
     Clean(CleanBench),
+    /// Time the alignment method's learning per site for several sample sizes.
+    Align(AlignBench),
+}
+
+#[derive(Args)]
+struct AlignBench {
+    /// Pages to read (grouped into sites by their site keys).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Sample sizes t to time.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "2,4,8,16,32",
+        value_name = "T,..."
+    )]
+    sweep: Vec<usize>,
+    /// Repeat each learning this many times and keep the best time.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Align just these two pages (time, tokens and peak memory) instead.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "inputs")]
+    pair: Vec<String>,
+    #[command(flatten)]
+    align: crate::learn::AlignArgs,
 }
 
 #[derive(Args)]
@@ -83,6 +108,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
     match args.what {
         What::Learn(b) => learn(b),
         What::Clean(b) => clean(b),
+        What::Align(b) => align(b),
     }
 }
 
@@ -269,6 +295,115 @@ fn peak_memory() -> String {
             || "unknown".into(),
             |kb| format!("{:.2} GB", kb as f64 / 1e6),
         )
+}
+
+/// Per site and sample size: template tokens and learning time (the paper's Figure 2b and
+/// the tokens of Table 2), from token sequences already in memory.
+fn align(b: AlignBench) -> anyhow::Result<Status> {
+    let tokens_of = |page: Page| -> anyhow::Result<(String, chaff_align::PageTokens)> {
+        let config = b.align.config(2)?;
+        let loaded = load_page(page, &LoadOptions::default())?;
+        let t = chaff_align::tokenize(&loaded.doc, &config.tokens);
+        Ok((loaded.site.as_str().to_string(), t))
+    };
+    if !b.pair.is_empty() {
+        let pages = read_pages(&b.pair, u64::MAX)?;
+        let toks: Vec<chaff_align::PageTokens> = pages
+            .into_iter()
+            .map(|p| tokens_of(p).map(|(_, t)| t))
+            .collect::<anyhow::Result<_>>()?;
+        let (Some(x), Some(y)) = (toks.first(), toks.get(1)) else {
+            bail!("--pair needs two readable pages");
+        };
+        let mut vocab = std::collections::HashMap::new();
+        let mut ids = |t: &chaff_align::PageTokens| -> Vec<u32> {
+            t.iter()
+                .map(|s| {
+                    let next = vocab.len() as u32;
+                    *vocab.entry(s.to_string()).or_insert(next)
+                })
+                .collect()
+        };
+        let (a, c) = (ids(x), ids(y));
+        let start = Instant::now();
+        let fast = chaff_align::nw::align(&a, &c);
+        let fast_s = start.elapsed().as_secs_f64();
+        outln!(
+            "pair: {} x {} tokens; fast path score {} in {:.3} s; peak memory {}",
+            a.len(),
+            c.len(),
+            fast.score,
+            fast_s,
+            peak_memory()
+        )?;
+        let start = Instant::now();
+        let exact = chaff_align::nw::align_exact(&a, &c);
+        outln!(
+            "exact (Hirschberg) score {} in {:.3} s; peak memory {}",
+            exact.score,
+            start.elapsed().as_secs_f64(),
+            peak_memory()
+        )?;
+        return Ok(Status::Ok);
+    }
+    if b.inputs.is_empty() {
+        bail!("name the pages to read, or two pages with --pair");
+    }
+    let pages = read_pages(&b.inputs, u64::MAX)?;
+    let parsed: Vec<anyhow::Result<(String, chaff_align::PageTokens)>> =
+        pages.into_par_iter().map(tokens_of).collect();
+    let mut sites: std::collections::BTreeMap<String, Vec<chaff_align::PageTokens>> =
+        Default::default();
+    for p in parsed {
+        match p {
+            Ok((site, t)) => sites.entry(site).or_default().push(t),
+            Err(e) => crate::common::warn(format!("{e:#}")),
+        }
+    }
+    outln!(
+        "{:<28} {:>6} {:>8} {:>4} {:>8} {:>10} {:>10}",
+        "site",
+        "pages",
+        "tokens",
+        "t",
+        "sampled",
+        "template",
+        "learn ms"
+    )?;
+    for (site, toks) in &sites {
+        if toks.len() < 2 {
+            continue;
+        }
+        let mean = toks.iter().map(|t| t.len()).sum::<usize>() as f64 / toks.len() as f64;
+        for &t in &b.sweep {
+            let config = b.align.config(t)?;
+            let mut best = f64::INFINITY;
+            let mut learned = None;
+            for _ in 0..b.rounds.max(1) {
+                let start = Instant::now();
+                let l = chaff_align::learn(toks, &config)?;
+                best = best.min(start.elapsed().as_secs_f64() * 1000.0);
+                learned = Some(l);
+            }
+            let Some(l) = learned else { continue };
+            outln!(
+                "{:<28} {:>6} {:>8.0} {:>4} {:>8} {:>10} {:>10.1}",
+                site.chars().take(28).collect::<String>(),
+                toks.len(),
+                mean,
+                t,
+                l.model.sample_pages,
+                l.model.template.len(),
+                best
+            )?;
+        }
+    }
+    outln!(
+        "peak memory {}, threads {}",
+        peak_memory(),
+        rayon::current_num_threads()
+    )?;
+    Ok(Status::Ok)
 }
 
 #[cfg(test)]

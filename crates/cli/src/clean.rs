@@ -40,6 +40,9 @@ pub struct CleanArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value = "text")]
     format: FormatArg,
+    /// Clean with only these of the profile's methods (comma-separated; default: all it has).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    method: Vec<crate::learn::Method>,
     /// Write one file per page into this directory instead of stdout (JSON Lines when there
     /// are several pages).
     #[arg(short, long, value_name = "DIR")]
@@ -51,7 +54,8 @@ const BATCH: usize = 64;
 
 pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
     let profile = Profile::load(&args.profile)?;
-    let cleaner = Cleaner::new(profile, args.input.parse_options())?;
+    let methods = (!args.method.is_empty()).then(|| crate::learn::method_set(&args.method));
+    let cleaner = Cleaner::with_methods(profile, args.input.parse_options(), methods)?;
     let load = cleaner.load_options();
     let format: Format = args.format.into();
     if let Some(dir) = &args.output {

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::common::{self, Status};
-use crate::learn::SuffixArgs;
+use crate::learn::{AlignArgs, SuffixArgs};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Dataset {
@@ -41,6 +41,10 @@ pub enum Dataset {
 pub enum Run {
     /// Learn with the suffix method per site, then clean.
     Suffix,
+    /// Learn with the alignment method per site, then clean.
+    Align,
+    /// Learn both and clean with both (a node goes when either removes it).
+    SuffixAlign,
     /// No cleaning: score each page's whole visible text.
     Full,
 }
@@ -93,9 +97,30 @@ pub struct EvalArgs {
     per_page: bool,
     #[command(flatten)]
     suffix: SuffixArgs,
+    /// Alignment: sample pages per site (t).
+    #[arg(long, default_value_t = chaff_align::model::DEFAULT_PAGES, value_name = "T")]
+    align_pages: usize,
+    /// Synthetic, alignment: report template-token precision and recall for each of these
+    /// sample sizes (the paper's Table 2), e.g. 2,4,8,16,32.
+    #[arg(long, value_delimiter = ',', value_name = "T,...")]
+    sweep: Vec<usize>,
+    #[command(flatten)]
+    align: AlignArgs,
+}
+
+impl Run {
+    fn methods(self) -> chaff::MethodSet {
+        chaff::MethodSet {
+            suffix: matches!(self, Run::Suffix | Run::SuffixAlign),
+            align: matches!(self, Run::Align | Run::SuffixAlign),
+        }
+    }
 }
 
 pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
+    if args.synthetic && !args.sweep.is_empty() {
+        return synthetic_sweep(&args);
+    }
     if args.synthetic {
         return synthetic(&args);
     }
@@ -161,7 +186,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
     let predicted: BTreeMap<String, String> = match (&args.predictions, args.run) {
         (Some(path), _) => read_predictions(path)?,
         (None, Run::Full) => BTreeMap::new(),
-        (None, Run::Suffix) => run_suffix(&args, &sites)?,
+        (None, run) => run_learned(&args, &sites, run.methods())?,
     };
     let mut rows = Vec::new();
     let mut all_cleaned = Vec::new();
@@ -232,30 +257,55 @@ fn gold_pages(args: &EvalArgs) -> anyhow::Result<Vec<GoldPage>> {
     })
 }
 
-/// Learns a profile per site (with cross-site filtering across them) and cleans each page.
-fn run_suffix(
+/// Learns a profile per site with `methods` (the suffix method with cross-site filtering
+/// across the sites) and cleans each page with it.
+fn run_learned(
     args: &EvalArgs,
     sites: &[(String, Vec<(GoldPage, LoadedPage)>)],
+    methods: chaff::MethodSet,
 ) -> anyhow::Result<BTreeMap<String, String>> {
-    let config = args.suffix.config()?;
-    let view = config.view;
-    let learnable: Vec<(String, Vec<&str>)> = sites
-        .iter()
-        .filter(|(_, pages)| pages.len() >= 2)
-        .map(|(site, pages)| {
-            let docs = pages
-                .iter()
-                .map(|(_, p)| match view {
-                    chaff_suffix::View::Text => p.view.text(),
-                    chaff_suffix::View::Raw => p.text.as_deref().unwrap_or(""),
-                })
+    let learnable: Vec<&(String, Vec<(GoldPage, LoadedPage)>)> =
+        sites.iter().filter(|(_, pages)| pages.len() >= 2).collect();
+    let mut profiles: BTreeMap<String, Profile> = if methods.suffix {
+        let config = args.suffix.config()?;
+        let view = config.view;
+        let texts: Vec<(String, Vec<&str>)> = learnable
+            .iter()
+            .map(|(site, pages)| {
+                let docs = pages
+                    .iter()
+                    .map(|(_, p)| match view {
+                        chaff_suffix::View::Text => p.view.text(),
+                        chaff_suffix::View::Raw => p.text.as_deref().unwrap_or(""),
+                    })
+                    .collect();
+                (site.clone(), docs)
+            })
+            .collect();
+        let (profiles, _) = learn_sites(&texts, &config, args.suffix.cross_site_min())?;
+        profiles.into_iter().map(|p| (p.site.clone(), p)).collect()
+    } else {
+        learnable
+            .iter()
+            .map(|(site, pages)| {
+                let p = Profile::new(site.clone(), pages.len() as u32, Default::default());
+                (site.clone(), p)
+            })
+            .collect()
+    };
+    if methods.align {
+        let config = args.align.config(args.align_pages)?;
+        for (site, pages) in &learnable {
+            let tokens: Vec<chaff_align::PageTokens> = pages
+                .par_iter()
+                .map(|(_, p)| chaff_align::tokenize(&p.doc, &config.tokens))
                 .collect();
-            (site.clone(), docs)
-        })
-        .collect();
-    let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
-    let profiles: BTreeMap<String, Profile> =
-        profiles.into_iter().map(|p| (p.site.clone(), p)).collect();
+            let model = chaff_align::learn(&tokens, &config)?.model;
+            if let Some(p) = profiles.get_mut(site) {
+                p.methods.align = Some(model);
+            }
+        }
+    }
     let mut out = BTreeMap::new();
     for (site, pages) in sites {
         let Some(profile) = profiles.get(site) else {
@@ -446,6 +496,10 @@ fn truncate(s: &str, n: usize) -> String {
 /// removed, measured against the generator's labels.
 fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
     let config = args.suffix.config()?;
+    let align_config = args.align.config(args.align_pages)?;
+    if matches!(args.run, Run::Full) {
+        bail!("--synthetic scores a method: use --run suffix, align or suffix-align");
+    }
     let report = chaff_eval::synthetic::evaluate(
         1..=args.seeds,
         args.sites,
@@ -466,27 +520,51 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
                         .collect::<Result<Vec<_>, chaff_dom::DomError>>()
                 })
                 .collect::<Result<_, _>>()?;
-            let learnable: Vec<(String, Vec<&str>)> = sites
-                .iter()
-                .zip(&parsed)
-                .map(|(s, pages)| {
-                    (
-                        s.domain.clone(),
-                        pages.iter().map(|(_, v)| v.text()).collect(),
-                    )
-                })
-                .collect();
-            let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
+            let methods = args.run.methods();
+            let mut suffix_models = Vec::new();
+            if methods.suffix {
+                let learnable: Vec<(String, Vec<&str>)> = sites
+                    .iter()
+                    .zip(&parsed)
+                    .map(|(s, pages)| {
+                        (
+                            s.domain.clone(),
+                            pages.iter().map(|(_, v)| v.text()).collect(),
+                        )
+                    })
+                    .collect();
+                let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
+                for profile in profiles {
+                    suffix_models.push(Some(chaff_suffix::CompiledSuffix::new(
+                        profile.methods.suffix.context("no suffix model")?,
+                    )?));
+                }
+            } else {
+                suffix_models.resize_with(sites.len(), || None);
+            }
             let mut out = Vec::new();
-            for (pages, profile) in parsed.into_iter().zip(profiles) {
-                let model = chaff_suffix::CompiledSuffix::new(
-                    profile.methods.suffix.context("no suffix model")?,
-                )?;
+            for (pages, suffix) in parsed.into_iter().zip(suffix_models) {
+                let align = if methods.align {
+                    let tokens: Vec<chaff_align::PageTokens> = pages
+                        .par_iter()
+                        .map(|(doc, _)| chaff_align::tokenize(doc, &align_config.tokens))
+                        .collect();
+                    let model = chaff_align::learn(&tokens, &align_config)?.model;
+                    Some(chaff_align::CompiledAlign::new(model))
+                } else {
+                    None
+                };
                 out.push(
                     pages
-                        .into_iter()
+                        .into_par_iter()
                         .map(|(doc, view)| {
-                            let labels = model.label_view(&doc, &view);
+                            let mut labels = match &suffix {
+                                Some(m) => m.label_view(&doc, &view),
+                                None => chaff_core::Labels::all_content(doc.len()),
+                            };
+                            if let Some(a) = &align {
+                                labels.union(&a.label_doc(&doc));
+                            }
                             LabelledPage { doc, view, labels }
                         })
                         .collect(),
@@ -543,4 +621,177 @@ fn counts_json(c: &WordCounts) -> serde_json::Value {
         "template_removed_share": c.template_removed_fraction(),
         "content_removed_share": c.content_removed_fraction(),
     })
+}
+
+/// Synthetic sites, alignment method: for each sample size `t`, the precision and recall of
+/// the page tokens the template removes against the generator's labels (the paper's Table 2,
+/// measured on every page of every site), the template's length and the learning time.
+///
+/// A token's truth is its node's label: tokens of content nodes are content, all others
+/// (template, menu, and the page structure around them) are template. Some template tokens
+/// are slot data rather than template: the headline of a "latest" link, a date, an ad's
+/// text, which differ on every page and which no single sequence can hold (the paper's
+/// hand-made templates hold the tags around them, not them). The `static` figures leave
+/// those out: a template token counts as template there only if its text is a template
+/// token on at least half of the site's pages; slot data is not scored.
+fn synthetic_sweep(args: &EvalArgs) -> anyhow::Result<Status> {
+    use std::time::Instant;
+    #[derive(Default, Serialize)]
+    struct SweepRow {
+        t: usize,
+        sample_pages: u64,
+        sites: u64,
+        true_positive: u64,
+        false_positive: u64,
+        false_negative: u64,
+        precision: f64,
+        recall: f64,
+        /// The same counts without slot data (see below).
+        static_true_positive: u64,
+        static_false_positive: u64,
+        static_false_negative: u64,
+        static_precision: f64,
+        static_recall: f64,
+        template_tokens: f64,
+        page_tokens: f64,
+        learn_ms: f64,
+    }
+    let mut rows: Vec<SweepRow> = args
+        .sweep
+        .iter()
+        .map(|&t| SweepRow {
+            t,
+            ..SweepRow::default()
+        })
+        .collect();
+    let mut page_tokens = 0u64;
+    let mut pages_seen = 0u64;
+    for seed in 1..=args.seeds {
+        let generated =
+            chaff_synth::generate_sites_with(seed, args.sites, args.pages, args.archive);
+        for site in &generated {
+            let docs: Vec<chaff_dom::Document> = site
+                .pages
+                .par_iter()
+                .map(|p| p.parse())
+                .collect::<Result<_, _>>()?;
+            let base = args.align.config(2)?;
+            let tokens: Vec<chaff_align::PageTokens> = docs
+                .par_iter()
+                .map(|d| chaff_align::tokenize(d, &base.tokens))
+                .collect();
+            page_tokens += tokens.iter().map(|t| t.len() as u64).sum::<u64>();
+            let truth_of =
+                |page: &chaff_synth::SynthPage, t: &chaff_align::PageTokens, k: usize| {
+                    page.labels
+                        .get(t.node(k).index())
+                        .is_some_and(|l| *l != chaff_synth::Label::Content)
+                };
+            // On how many pages each text is a template token.
+            let mut pages_with: std::collections::HashMap<&str, usize> = Default::default();
+            for (t, page) in tokens.iter().zip(&site.pages) {
+                let mut seen = std::collections::HashSet::new();
+                for k in 0..t.len() {
+                    if truth_of(page, t, k) && seen.insert(t.get(k)) {
+                        *pages_with.entry(t.get(k)).or_default() += 1;
+                    }
+                }
+            }
+            let half = tokens.len().div_ceil(2);
+            pages_seen += tokens.len() as u64;
+            for row in &mut rows {
+                let config = args.align.config(row.t)?;
+                let start = Instant::now();
+                let learned = chaff_align::learn(&tokens, &config)?;
+                row.learn_ms += start.elapsed().as_secs_f64() * 1000.0;
+                row.sites += 1;
+                row.sample_pages += u64::from(learned.model.sample_pages);
+                row.template_tokens += learned.model.template.len() as f64;
+                let compiled = chaff_align::CompiledAlign::new(learned.model);
+                let counts: Vec<[u64; 6]> = docs
+                    .par_iter()
+                    .zip(&site.pages)
+                    .map(|(doc, page)| {
+                        let m = compiled.match_tokens(doc);
+                        let mut c = [0u64; 6];
+                        for (k, matched) in m.matched.iter().enumerate() {
+                            let truth = truth_of(page, &m.tokens, k);
+                            let slot = truth
+                                && pages_with.get(m.tokens.get(k)).copied().unwrap_or(0) < half;
+                            let cell = match (matched.is_some(), truth) {
+                                (true, true) => 0,
+                                (true, false) => 1,
+                                (false, true) => 2,
+                                (false, false) => continue,
+                            };
+                            c[cell] += 1;
+                            if !slot {
+                                c[3 + cell] += 1;
+                            }
+                        }
+                        c
+                    })
+                    .collect();
+                for c in counts {
+                    row.true_positive += c[0];
+                    row.false_positive += c[1];
+                    row.false_negative += c[2];
+                    row.static_true_positive += c[3];
+                    row.static_false_positive += c[4];
+                    row.static_false_negative += c[5];
+                }
+            }
+        }
+    }
+    for row in &mut rows {
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        row.precision = ratio(row.true_positive, row.true_positive + row.false_positive);
+        row.recall = ratio(row.true_positive, row.true_positive + row.false_negative);
+        row.static_precision = ratio(
+            row.static_true_positive,
+            row.static_true_positive + row.static_false_positive,
+        );
+        row.static_recall = ratio(
+            row.static_true_positive,
+            row.static_true_positive + row.static_false_negative,
+        );
+        let sites = row.sites.max(1) as f64;
+        row.template_tokens /= sites;
+        row.learn_ms /= sites;
+        row.page_tokens = page_tokens as f64 / pages_seen.max(1) as f64;
+    }
+    if args.json {
+        outln!("{}", serde_json::json!({ "sweep": rows }))?;
+        return Ok(Status::Ok);
+    }
+    outln!(
+        "{} seeds x {} sites x {} pages; {:.0} tokens per page on average",
+        args.seeds,
+        args.sites,
+        args.pages,
+        page_tokens as f64 / pages_seen.max(1) as f64
+    )?;
+    outln!(
+        "{:>4} {:>10} {:>10} {:>10} {:>10} {:>16} {:>12}",
+        "t",
+        "precision",
+        "recall",
+        "P static",
+        "R static",
+        "template tokens",
+        "learn ms"
+    )?;
+    for r in &rows {
+        outln!(
+            "{:>4} {:>10.3} {:>10.3} {:>10.3} {:>10.3} {:>16.0} {:>12.1}",
+            r.t,
+            r.precision,
+            r.recall,
+            r.static_precision,
+            r.static_recall,
+            r.template_tokens,
+            r.learn_ms
+        )?;
+    }
+    Ok(Status::Ok)
 }

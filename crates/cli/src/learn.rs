@@ -11,10 +11,60 @@ use clap::{Args, ValueEnum};
 
 use crate::common::{self, InputArgs, Status};
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum Method {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
     /// Suffix-array template mining (Foschini).
     Suffix,
+    /// Multiple alignment of tag sequences (Geraci & Maggini).
+    Align,
+}
+
+/// The methods named on the command line as a set.
+pub fn method_set(methods: &[Method]) -> chaff::MethodSet {
+    chaff::MethodSet {
+        suffix: methods.contains(&Method::Suffix),
+        align: methods.contains(&Method::Align),
+    }
+}
+
+/// The alignment method's parameters (shared by `learn`, `eval` and `bench`; the number of
+/// sample pages is `--pages` in `learn` and `--align-pages` elsewhere).
+#[derive(Args, Clone, Debug)]
+pub struct AlignArgs {
+    /// Alignment: keep template tokens found on at least this share of the sample pages.
+    #[arg(long, default_value_t = chaff_align::model::DEFAULT_KEEP, value_name = "SHARE")]
+    keep: f64,
+    /// Alignment: the seed of the page sample.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    align_seed: u64,
+    /// Alignment: keep digits in tokens (by default every digit run reads as 0, so that ids
+    /// and dates in links do not split a template slot).
+    #[arg(long)]
+    keep_digits: bool,
+    /// Alignment: keep URLs in attributes whole (by default they read as their host).
+    #[arg(long)]
+    keep_urls: bool,
+}
+
+impl AlignArgs {
+    /// The configuration for `pages` sample pages.
+    pub fn config(&self, pages: usize) -> anyhow::Result<chaff_align::AlignConfig> {
+        if pages < 2 {
+            bail!("the alignment method needs at least 2 sample pages, got {pages}");
+        }
+        if !(self.keep > 0.0 && self.keep <= 1.0) {
+            bail!("--keep must be above 0 and at most 1, got {}", self.keep);
+        }
+        Ok(chaff_align::AlignConfig {
+            pages,
+            keep: self.keep,
+            seed: self.align_seed,
+            tokens: chaff_align::TokenOptions {
+                mask_digits: !self.keep_digits,
+                mask_urls: !self.keep_urls,
+            },
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -90,6 +140,11 @@ pub struct LearnArgs {
     per_site: bool,
     #[command(flatten)]
     suffix: SuffixArgs,
+    /// Alignment: the number of sample pages `t` in the consensus tree.
+    #[arg(long, default_value_t = chaff_align::model::DEFAULT_PAGES, value_name = "T")]
+    pages: usize,
+    #[command(flatten)]
+    align: AlignArgs,
     /// Print the cleaning expressions, one per line, on stdout.
     #[arg(long)]
     print_regexes: bool,
@@ -104,15 +159,18 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
             "say where the profile goes with -o PATH (or print the expressions with --print-regexes)"
         );
     }
-    let Method::Suffix = args.method.first().copied().unwrap_or(Method::Suffix);
+    let methods = method_set(&args.method);
     let config = args.suffix.config()?;
+    let align = args.align.config(args.pages)?;
     let site = match (&args.site, args.per_site) {
         (Some(s), _) => SiteChoice::Named(s.clone()),
         (None, true) => SiteChoice::PerSite,
         (None, false) => SiteChoice::Single,
     };
     let opts = LearnOptions {
+        methods,
         suffix: config,
+        align,
         site,
         cross_site_min: args.suffix.cross_site_min,
         parse: args.input.parse_options(),
@@ -167,6 +225,16 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
                     m.candidates,
                     m.histogram.cutoff,
                     m.expressions.len(),
+                    path.display()
+                );
+            }
+            if let Some(m) = &profile.methods.align {
+                eprintln!(
+                    "chaff: {}: aligned {} of {} pages, template of {} tokens -> {}",
+                    profile.site,
+                    m.sample_pages,
+                    profile.pages,
+                    m.template.len(),
                     path.display()
                 );
             }

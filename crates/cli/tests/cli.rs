@@ -169,6 +169,94 @@ fn learn_then_clean_a_site() {
 }
 
 #[test]
+fn alignment_method_alone_and_beside_the_suffix_method() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 12, 5);
+    let both = tmp.path().join("both.profile.json");
+    let o = run(&[
+        "learn",
+        "-q",
+        "--method",
+        "suffix,align",
+        "--pages",
+        "8",
+        "-o",
+        path(&both),
+        path(&site),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_clean_stderr(&o);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&both).unwrap()).unwrap();
+    let align = &json["methods"]["align"];
+    assert_eq!(align["sample_pages"], 8);
+    let template = align["template"].as_array().unwrap();
+    assert!(template.len() > 50, "{}", template.len());
+    assert!(template.iter().all(|t| t["support"].as_u64().unwrap() >= 4));
+    assert!(json["methods"]["suffix"].is_object());
+
+    let page = site.join("page-004.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("All rights reserved"));
+    // Each method alone, and both: the footer goes, the article stays.
+    for method in ["align", "suffix", "suffix,align"] {
+        let o = run(&[
+            "clean",
+            "--profile",
+            path(&both),
+            "--method",
+            method,
+            path(&page),
+        ]);
+        assert!(o.status.success(), "{method}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert!(!text.contains("All rights reserved"), "{method}: {text}");
+        assert!(text.split_whitespace().count() > 15, "{method}: {text}");
+    }
+
+    // An align-only profile has no suffix model to select.
+    let only = tmp.path().join("align.profile.json");
+    let o = run(&[
+        "learn",
+        "-q",
+        "--method",
+        "align",
+        "-o",
+        path(&only),
+        path(&site),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&only),
+        "--method",
+        "suffix",
+        path(&page),
+    ]);
+    assert!(!o.status.success());
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("no suffix model"), "{}", stderr(&o));
+
+    // Bad parameters are one clear line.
+    for args in [["--pages", "1"], ["--keep", "1.5"]] {
+        let o = run(&[
+            "learn",
+            "-q",
+            "--method",
+            "align",
+            args[0],
+            args[1],
+            "-o",
+            path(&only),
+            path(&site),
+        ]);
+        assert!(!o.status.success());
+        assert_clean_stderr(&o);
+    }
+}
+
+#[test]
 fn raw_view_and_plain_text_pages() {
     let tmp = tempfile::tempdir().unwrap();
     let news = tmp.path().join("news");

@@ -154,6 +154,33 @@ impl Labels {
         &self.partial
     }
 
+    /// Folds another method's labels of the same document into these: a node is removed
+    /// when either says so (a `Menu` role wins over `Template`, which wins over `Content`),
+    /// its score is the larger of the two, and partial cuts are kept for nodes that stay
+    /// content (those of `other` are added to these).
+    ///
+    /// # Panics
+    /// If the two label different numbers of nodes (a programming error).
+    pub fn union(&mut self, other: &Labels) {
+        assert_eq!(self.len(), other.len(), "labels of different documents");
+        for i in 0..self.role.len() {
+            self.score[i] = self.score[i].max(other.score[i]);
+            self.role[i] = match (self.role[i], other.role[i]) {
+                (Role::Menu, _) | (_, Role::Menu) => Role::Menu,
+                (Role::Template, _) | (_, Role::Template) => Role::Template,
+                _ => Role::Content,
+            };
+        }
+        for (id, ranges) in &other.partial {
+            let mut all = self.partial(*id).map(<[_]>::to_vec).unwrap_or_default();
+            all.extend(ranges.iter().cloned());
+            self.set_partial(*id, all);
+        }
+        let role = &self.role;
+        self.partial
+            .retain(|(id, _)| !role[id.index()].is_template());
+    }
+
     /// Whether the extractor drops this node entirely.
     pub fn is_removed(&self, id: NodeId) -> bool {
         self.role[id.index()].is_template()
@@ -203,6 +230,29 @@ mod tests {
         assert_eq!(l.partials()[0].0, NodeId(1));
         l.set_partial(NodeId(3), vec![]);
         assert_eq!(l.partial(NodeId(3)), None);
+    }
+
+    #[test]
+    fn union_removes_what_either_removes() {
+        let mut a = Labels::from_parts(
+            vec![0.0, 0.9, 0.1, 0.0],
+            vec![Role::Content, Role::Template, Role::Content, Role::Content],
+        );
+        a.set_partial(NodeId(2), std::iter::once(0..2).collect());
+        a.set_partial(NodeId(3), std::iter::once(1..2).collect());
+        let mut b = Labels::from_parts(
+            vec![0.5, 0.2, 0.0, 0.7],
+            vec![Role::Content, Role::Menu, Role::Content, Role::Template],
+        );
+        b.set_partial(NodeId(2), std::iter::once(4..6).collect());
+        a.union(&b);
+        assert_eq!(
+            a.roles(),
+            [Role::Content, Role::Menu, Role::Content, Role::Template]
+        );
+        assert_eq!(a.scores(), [0.5, 0.9, 0.1, 0.7]);
+        assert_eq!(a.partial(NodeId(2)), Some(&[0..2, 4..6][..]));
+        assert_eq!(a.partial(NodeId(3)), None);
     }
 
     #[test]

@@ -1,0 +1,458 @@
+//! Learning a site's template from sample pages, storing it, and labelling pages with it.
+//!
+//! Learning (section 2.2): `t` pages are drawn from the site with a seeded shuffle (the paper
+//! pairs pages at random), tokenised, interned, and distilled by the binary consensus tree
+//! ([`crate::distill`]); the root, pruned below `keep`, is the template, stored in the profile
+//! as its token texts with their support (the number of sample pages that had the token at
+//! that place, so a token's confidence is `support / pages`).
+//!
+//! Removal: a page is aligned to the template with the same scores; a page token matched to
+//! a template token is template. A text node is template when its token is; an element is
+//! template when its start and end tags and every token below it are template. Nodes without
+//! a token (comments, whitespace) take their parent's role. The score of a node is the mean
+//! confidence of the template tokens its subtree matched (0 for unmatched tokens), so that a
+//! later smoothing step has a graded signal.
+
+use std::collections::HashMap;
+
+use chaff_core::{Labeler, Labels, PageInput, Role};
+use chaff_dom::Document;
+use serde::{Deserialize, Serialize};
+
+use crate::distill::{DistillOptions, Distilled, distill};
+use crate::nw::{Step, align};
+use crate::tokens::{PageTokens, TokenOptions, tokenize};
+
+/// The paper's default number of sample pages.
+pub const DEFAULT_PAGES: usize = 16;
+/// The paper's root threshold: a template token is on at least half the sample pages.
+pub const DEFAULT_KEEP: f64 = 0.5;
+
+/// How the template is learned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AlignConfig {
+    /// Number of sample pages `t` (any number ≥ 2; all pages if the site has fewer).
+    pub pages: usize,
+    /// Root threshold: tokens on fewer than `keep · t` sample pages are dropped.
+    pub keep: f64,
+    /// Seed of the page sample.
+    pub seed: u64,
+    /// Tokenisation.
+    pub tokens: TokenOptions,
+}
+
+impl Default for AlignConfig {
+    fn default() -> AlignConfig {
+        AlignConfig {
+            pages: DEFAULT_PAGES,
+            keep: DEFAULT_KEEP,
+            seed: 0,
+            tokens: TokenOptions::default(),
+        }
+    }
+}
+
+/// Why learning failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AlignError {
+    /// Fewer than two pages: nothing can be told apart.
+    #[error("the alignment method needs at least two pages of a site, got {0}")]
+    TooFewPages(usize),
+    /// A parameter out of range.
+    #[error("{0}")]
+    BadParameter(String),
+}
+
+/// One token of a learned template.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateToken {
+    /// The normalised token text (a tag or a text snippet).
+    pub token: String,
+    /// On how many of the sample pages it was aligned here.
+    pub support: u32,
+}
+
+/// A learned template: what the profile stores under `methods.align`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlignModel {
+    /// The configuration it was learned with (its tokenisation is reused to clean).
+    pub config: AlignConfig,
+    /// The number of sample pages actually used (`t`).
+    pub sample_pages: u32,
+    /// The template, in order.
+    pub template: Vec<TemplateToken>,
+}
+
+impl AlignModel {
+    /// A token's confidence: its support over the sample size.
+    pub fn confidence(&self, token: &TemplateToken) -> f64 {
+        f64::from(token.support) / f64::from(self.sample_pages.max(1))
+    }
+}
+
+/// The outcome of learning, with what the tree did at each level.
+#[derive(Clone, Debug)]
+pub struct Learned {
+    /// The model.
+    pub model: AlignModel,
+    /// The distillation statistics.
+    pub distilled: Distilled,
+}
+
+/// A small deterministic generator for the page sample (SplitMix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0), by rejection so that it is unbiased.
+    fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let x = self.next();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+}
+
+/// The indices of the sample pages: a seeded shuffle of `0..n`, first `t` taken, in the
+/// shuffled order (which is also the pairing order of the tree).
+pub fn sample(n: usize, t: usize, seed: u64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut rng = SplitMix(seed);
+    for i in (1..n).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        idx.swap(i, j);
+    }
+    idx.truncate(t.min(n));
+    idx
+}
+
+/// Learns a template from the token sequences of a site's pages (all of them; the sample is
+/// drawn here).
+pub fn learn(pages: &[PageTokens], config: &AlignConfig) -> Result<Learned, AlignError> {
+    if config.pages < 2 {
+        return Err(AlignError::BadParameter(format!(
+            "the number of sample pages must be at least 2, got {}",
+            config.pages
+        )));
+    }
+    if !(config.keep > 0.0 && config.keep <= 1.0) {
+        return Err(AlignError::BadParameter(format!(
+            "keep must be in (0, 1], got {}",
+            config.keep
+        )));
+    }
+    if pages.len() < 2 {
+        return Err(AlignError::TooFewPages(pages.len()));
+    }
+    let chosen = sample(pages.len(), config.pages, config.seed);
+    let mut vocab: HashMap<&str, u32> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let seqs: Vec<Vec<u32>> = chosen
+        .iter()
+        .map(|&p| {
+            pages[p]
+                .iter()
+                .map(|tok| {
+                    *vocab.entry(tok).or_insert_with(|| {
+                        names.push(tok);
+                        (names.len() - 1) as u32
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let distilled = distill(
+        seqs,
+        &DistillOptions {
+            keep: config.keep,
+            ..DistillOptions::default()
+        },
+    );
+    let template = distilled
+        .template
+        .tokens
+        .iter()
+        .zip(&distilled.template.support)
+        .map(|(&id, &support)| TemplateToken {
+            token: names[id as usize].to_string(),
+            support,
+        })
+        .collect();
+    Ok(Learned {
+        model: AlignModel {
+            config: config.clone(),
+            sample_pages: chosen.len() as u32,
+            template,
+        },
+        distilled,
+    })
+}
+
+/// A model ready to label pages: the template as interned ids.
+#[derive(Clone, Debug)]
+pub struct CompiledAlign {
+    model: AlignModel,
+    vocab: HashMap<String, u32>,
+    template: Vec<u32>,
+}
+
+/// The id of page tokens that are not in the template (never equal to a template id).
+const UNKNOWN: u32 = u32::MAX;
+
+/// Per-token result of aligning a page to the template.
+#[derive(Clone, Debug)]
+pub struct TokenMatch {
+    /// The page's tokens.
+    pub tokens: PageTokens,
+    /// For each page token, the index of the template token it matched.
+    pub matched: Vec<Option<u32>>,
+}
+
+impl CompiledAlign {
+    /// Interns the template.
+    pub fn new(model: AlignModel) -> CompiledAlign {
+        let mut vocab: HashMap<String, u32> = HashMap::new();
+        let template = model
+            .template
+            .iter()
+            .map(|t| {
+                let next = vocab.len() as u32;
+                *vocab.entry(t.token.clone()).or_insert(next)
+            })
+            .collect();
+        CompiledAlign {
+            model,
+            vocab,
+            template,
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &AlignModel {
+        &self.model
+    }
+
+    /// Aligns a page's tokens to the template.
+    pub fn match_tokens(&self, doc: &Document) -> TokenMatch {
+        let tokens = tokenize(doc, &self.model.config.tokens);
+        let ids: Vec<u32> = tokens
+            .iter()
+            .map(|t| self.vocab.get(t).copied().unwrap_or(UNKNOWN))
+            .collect();
+        let mut matched = vec![None; ids.len()];
+        let alignment = align(&ids, &self.template);
+        let (mut i, mut j) = (0usize, 0usize);
+        for step in &alignment.steps {
+            match step {
+                Step::Match => {
+                    matched[i] = Some(j as u32);
+                    i += 1;
+                    j += 1;
+                }
+                Step::Mismatch => {
+                    i += 1;
+                    j += 1;
+                }
+                Step::GapA => i += 1,
+                Step::GapB => j += 1,
+            }
+        }
+        TokenMatch { tokens, matched }
+    }
+
+    /// Labels a document (see the module docs for the rules).
+    pub fn label_doc(&self, doc: &Document) -> Labels {
+        let m = self.match_tokens(doc);
+        let n = doc.len();
+        let mut tokens = vec![0u32; n];
+        let mut conf_sum = vec![0f32; n];
+        let mut all_template = vec![true; n];
+        let mut own_tokens = vec![false; n];
+        for (k, matched) in m.matched.iter().enumerate() {
+            let node = m.tokens.node(k).index();
+            own_tokens[node] = true;
+            tokens[node] += 1;
+            match matched {
+                Some(j) => {
+                    conf_sum[node] +=
+                        self.model.confidence(&self.model.template[*j as usize]) as f32
+                }
+                None => all_template[node] = false,
+            }
+        }
+        // Subtree aggregates: children follow their parents in pre-order, so one reverse
+        // scan carries every node's totals to its parent.
+        let mut has_tokens = own_tokens.clone();
+        for id in doc.ids().rev() {
+            if let Some(parent) = doc.parent(id) {
+                let (i, p) = (id.index(), parent.index());
+                tokens[p] += tokens[i];
+                conf_sum[p] += conf_sum[i];
+                has_tokens[p] |= has_tokens[i];
+                if has_tokens[i] && !all_template[i] {
+                    all_template[p] = false;
+                }
+            }
+        }
+        let mut score = vec![0f32; n];
+        let mut role = vec![Role::Content; n];
+        for id in doc.ids() {
+            let i = id.index();
+            let template = if has_tokens[i] {
+                all_template[i]
+            } else {
+                // Comments, whitespace, empty elements without tokens of their own: as
+                // their parent.
+                doc.parent(id)
+                    .is_some_and(|p| role[p.index()].is_template())
+            };
+            if template {
+                role[i] = Role::Template;
+            }
+            score[i] = if tokens[i] > 0 {
+                conf_sum[i] / tokens[i] as f32
+            } else {
+                doc.parent(id).map_or(0.0, |p| score[p.index()])
+            };
+        }
+        Labels::from_parts(score, role)
+    }
+}
+
+impl Labeler for CompiledAlign {
+    fn label(&self, page: &PageInput<'_>) -> Labels {
+        self.label_doc(page.doc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(body: &str) -> String {
+        format!(
+            "<html><body><div id=nav><a href=/a>Home</a><a href=/b>News</a></div>\
+             <div class=main>{body}</div><p class=foot>Copyright 2026 Example</p></body></html>"
+        )
+    }
+
+    fn learn_from(bodies: &[&str], config: &AlignConfig) -> (CompiledAlign, Vec<Document>) {
+        let docs: Vec<Document> = bodies
+            .iter()
+            .map(|b| chaff_dom::parse(page(b).as_bytes()).expect("parses"))
+            .collect();
+        let toks: Vec<PageTokens> = docs.iter().map(|d| tokenize(d, &config.tokens)).collect();
+        let learned = learn(&toks, config).expect("learns");
+        (CompiledAlign::new(learned.model), docs)
+    }
+
+    #[test]
+    fn sample_is_a_seeded_permutation_prefix() {
+        let s = sample(10, 4, 7);
+        assert_eq!(s.len(), 4);
+        assert_eq!(s, sample(10, 4, 7));
+        let mut all = sample(10, 10, 7);
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        assert_ne!(sample(10, 10, 1), sample(10, 10, 2));
+        assert_eq!(sample(3, 16, 0).len(), 3);
+    }
+
+    #[test]
+    fn shared_parts_are_template_and_the_rest_content() {
+        let bodies = [
+            "<p>Alpha beta gamma</p>",
+            "<p>Delta epsilon</p><p>zeta</p>",
+            "<p>Eta theta</p>",
+            "<p>Iota kappa lambda</p>",
+        ];
+        let (compiled, docs) = learn_from(&bodies, &AlignConfig::default());
+        let tokens: Vec<&str> = compiled
+            .model()
+            .template
+            .iter()
+            .map(|t| t.token.as_str())
+            .collect();
+        assert!(tokens.contains(&"home"));
+        assert!(tokens.contains(&"copyright 0 example"));
+        assert!(!tokens.iter().any(|t| t.contains("alpha")));
+        for doc in &docs {
+            let labels = compiled.label_doc(doc);
+            let nav = chaff_dom::Selector::parse("#nav")
+                .expect("selector")
+                .select_first(doc, chaff_dom::NodeId(0))
+                .expect("nav");
+            assert!(labels.role(nav).is_template());
+            let foot = doc.find_tag("p").expect("p");
+            // The first <p> is the article's: content.
+            assert!(!labels.role(foot).is_template());
+            let main = chaff_dom::Selector::parse(".main")
+                .expect("selector")
+                .select_first(doc, chaff_dom::NodeId(0))
+                .expect("main");
+            assert!(!labels.role(main).is_template());
+            let body = doc.body().expect("body");
+            assert!(!labels.role(body).is_template());
+            assert!(!labels.role(chaff_dom::NodeId(0)).is_template());
+        }
+        // A new page of the site.
+        let fresh = chaff_dom::parse(page("<p>Brand new words</p>").as_bytes()).expect("parses");
+        let labels = compiled.label_doc(&fresh);
+        let text: String = fresh
+            .ids()
+            .filter(|&id| fresh.is_text(id) && !labels.role(id).is_template())
+            .map(|id| fresh.text(id))
+            .collect();
+        assert_eq!(text, "Brand new words");
+    }
+
+    #[test]
+    fn too_few_pages_and_bad_parameters_are_errors() {
+        let doc = chaff_dom::parse(b"<p>x</p>").expect("parses");
+        let toks = vec![tokenize(&doc, &TokenOptions::default())];
+        assert!(matches!(
+            learn(&toks, &AlignConfig::default()),
+            Err(AlignError::TooFewPages(1))
+        ));
+        let two = vec![toks[0].clone(), toks[0].clone()];
+        for bad in [
+            AlignConfig {
+                pages: 1,
+                ..AlignConfig::default()
+            },
+            AlignConfig {
+                keep: 0.0,
+                ..AlignConfig::default()
+            },
+            AlignConfig {
+                keep: f64::NAN,
+                ..AlignConfig::default()
+            },
+        ] {
+            assert!(matches!(
+                learn(&two, &bad),
+                Err(AlignError::BadParameter(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn model_round_trips_through_json() {
+        let (compiled, _) = learn_from(&["<p>a</p>", "<p>b</p>"], &AlignConfig::default());
+        let json = serde_json::to_string_pretty(compiled.model()).expect("serialises");
+        let back: AlignModel = serde_json::from_str(&json).expect("parses");
+        assert_eq!(&back, compiled.model());
+        assert!(json.contains("\"support\": 2"));
+    }
+}
