@@ -15,9 +15,10 @@
 //! ...) are reduced to their host, or to `/` for relative ones ([`TokenOptions::mask_urls`]).
 //! A template slot that links to a different article on every page ("latest", "related",
 //! previous/next, ads, a context menu marking the current section) otherwise gives a
-//! different start tag on every page and never reaches the template; measured on the
-//! synthetic sites at t = 16, masking raises template-token recall from 0.85 to the figure
-//! in the crate's report, at no cost in content removed.
+//! different start tag on every page and never reaches the template. Measured on the
+//! synthetic sites at t = 16 (`chaff eval --synthetic --run align --sweep 16 --pages 40`):
+//! digits alone give template-token precision 0.940 and recall 0.851; with URLs masked too,
+//! 0.946 and 0.912.
 
 use chaff_dom::{Document, NodeId, NodeKind};
 
