@@ -436,6 +436,7 @@ pub struct Cleaner {
     profile: Profile,
     suffix: Option<CompiledSuffix>,
     align: Option<CompiledAlign>,
+    menu: Option<chaff_menu::MenuLabeler>,
     parse: ParseOptions,
 }
 
@@ -485,8 +486,16 @@ impl Cleaner {
             profile,
             suffix,
             align,
+            menu: None,
             parse,
         })
+    }
+
+    /// Also labels each page's main menu (role `menu`, removed like template) with the menu
+    /// detector and these parameters.
+    pub fn with_menu(mut self, params: chaff_menu::MenuParams) -> Cleaner {
+        self.menu = Some(chaff_menu::MenuLabeler::new(params));
+        self
     }
 
     /// The profile.
@@ -541,14 +550,17 @@ impl Cleaner {
     /// cleaned source parsed again (and labelled by the other models).
     fn outcome(&self, page: &LoadedPage) -> Result<Outcome, Error> {
         let others = |doc: &Document, view: &TextView, mut labels: Labels| {
+            let input = PageInput {
+                doc,
+                view,
+                source: "",
+                url: page.url.as_deref(),
+            };
             if let Some(align) = &self.align {
-                let input = PageInput {
-                    doc,
-                    view,
-                    source: "",
-                    url: page.url.as_deref(),
-                };
                 labels.union(&align.label(&input));
+            }
+            if let Some(menu) = &self.menu {
+                labels.union(&menu.label(&input));
             }
             labels
         };

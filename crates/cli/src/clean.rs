@@ -43,6 +43,13 @@ pub struct CleanArgs {
     /// Clean with only these of the profile's methods (comma-separated; default: all it has).
     #[arg(long, value_enum, value_delimiter = ',')]
     method: Vec<crate::learn::Method>,
+    /// Also remove each page's main menu, found by the menu detector (role `menu` in the
+    /// labels).
+    #[arg(long)]
+    menu: bool,
+    /// The menu detector's parameters, as written by `chaff train-menu` (implies --menu).
+    #[arg(long, value_name = "FILE")]
+    menu_params: Option<PathBuf>,
     /// Write one file per page into this directory instead of stdout (JSON Lines when there
     /// are several pages).
     #[arg(short, long, value_name = "DIR")]
@@ -55,7 +62,10 @@ const BATCH: usize = 64;
 pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
     let profile = Profile::load(&args.profile)?;
     let methods = (!args.method.is_empty()).then(|| crate::learn::method_set(&args.method));
-    let cleaner = Cleaner::with_methods(profile, args.input.parse_options(), methods)?;
+    let mut cleaner = Cleaner::with_methods(profile, args.input.parse_options(), methods)?;
+    if args.menu || args.menu_params.is_some() {
+        cleaner = cleaner.with_menu(crate::menu::load_params(args.menu_params.as_ref())?);
+    }
     let load = cleaner.load_options();
     let format: Format = args.format.into();
     if let Some(dir) = &args.output {

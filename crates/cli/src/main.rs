@@ -16,6 +16,7 @@ mod clean;
 mod common;
 mod eval;
 mod learn;
+mod menu;
 mod plot;
 mod synth;
 
@@ -44,6 +45,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Write labelled synthetic sites (the project's ground truth) to a folder.
     Synth(synth::SynthArgs),
+    /// Print each page's main menu: its selector and links.
+    Menu(menu::MenuArgs),
+    /// Fit the menu detector's weights and thresholds to labelled pages.
+    TrainMenu(menu::TrainMenuArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +59,8 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Synth(args) => synth::run(args),
+        Command::Menu(args) => menu::run(args),
+        Command::TrainMenu(args) => menu::train(args),
     };
     match result {
         Ok(status) => status.into(),

@@ -257,6 +257,88 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
 }
 
 #[test]
+fn menu_command_and_menu_role() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page = tmp.path().join("page.html");
+    let items: String = ["Home", "World", "Business", "Sport", "Science", "Culture"]
+        .iter()
+        .map(|s| format!("<li><a href='/{}/'>{s}</a></li>", s.to_lowercase()))
+        .collect();
+    let body = "<p>Some article text that is long enough to be read as prose.</p>".repeat(8);
+    std::fs::write(
+        &page,
+        format!(
+            "<html><head><link rel=canonical href='https://news.example.org/story'></head>\
+             <body><div id=top><ul id=nav>{items}</ul></div><main>{body}</main></body></html>"
+        ),
+    )
+    .unwrap();
+    let o = run(&["menu", "--format", "json", path(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(record["source"].as_str().unwrap().ends_with("page.html"));
+    assert_eq!(record["selector"], "#nav");
+    let links = record["links"].as_array().unwrap();
+    assert_eq!(links.len(), 6);
+    assert_eq!(links[1]["text"], "World");
+    assert_eq!(links[1]["url"], "https://news.example.org/world/");
+    let o = run(&["menu", path(&page)]);
+    assert!(stdout(&o).starts_with(&format!("{}\t#nav\n  Home <https://", path(&page))));
+
+    // Cleaning with --menu gives the menu its role and removes it.
+    let other = tmp.path().join("other.html");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .replace("article", "story"),
+    )
+    .unwrap();
+    let profile = tmp.path().join("p.json");
+    let o = run(&[
+        "learn",
+        "-q",
+        "-o",
+        path(&profile),
+        path(&page),
+        path(&other),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "clean",
+        "--profile",
+        path(&profile),
+        "--menu",
+        "--format",
+        "json",
+        path(&page),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(
+        record["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["role"] == "menu")
+    );
+    assert!(!record["text"].as_str().unwrap().contains("Business"));
+
+    // Bad parameter files and label files are one clear line.
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, "{\"menu_threshold\": \"high\"}").unwrap();
+    for args in [
+        vec!["menu", "--params", path(&bad), path(&page)],
+        vec!["train-menu", "--labels", path(&bad)],
+        vec!["train-menu", "--labels", "/nonexistent/labels.json"],
+    ] {
+        let o = run(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert_clean_stderr(&o);
+    }
+}
+
+#[test]
 fn raw_view_and_plain_text_pages() {
     let tmp = tempfile::tempdir().unwrap();
     let news = tmp.path().join("news");
