@@ -7,7 +7,7 @@
 //! that place, so a token's confidence is `support / pages`).
 //!
 //! Removal: a page is aligned to the template with the same scores; a page token matched to
-//! a template token is template. A text node is template when its token is; an element is
+//! a template token of sufficient confidence ([`AlignConfig::min_confidence`]) is template. A text node is template when its token is; an element is
 //! template when its start and end tags and every token below it are template. Nodes without
 //! a token (comments, whitespace) take their parent's role. The score of a node is the mean
 //! confidence of the template tokens its subtree matched (0 for unmatched tokens), so that a
@@ -38,6 +38,13 @@ pub struct AlignConfig {
     pub keep: f64,
     /// Seed of the page sample.
     pub seed: u64,
+    /// Removal: a page token is template when it aligns to a template token of at least this
+    /// confidence. The default is `keep` (every template token counts); higher values spare
+    /// the content slots a template can absorb (the first paragraphs most articles have) at
+    /// some cost in recall: on the synthetic sites at t = 16, 0.6 gives template-token
+    /// precision 0.959 and recall 0.896 against 0.946 and 0.912, and on CleanPortalEval a
+    /// 4-gram F1 of 0.752 against 0.766.
+    pub min_confidence: f64,
     /// Tokenisation.
     pub tokens: TokenOptions,
 }
@@ -48,6 +55,7 @@ impl Default for AlignConfig {
             pages: DEFAULT_PAGES,
             keep: DEFAULT_KEEP,
             seed: 0,
+            min_confidence: DEFAULT_KEEP,
             tokens: TokenOptions::default(),
         }
     }
@@ -256,7 +264,11 @@ impl CompiledAlign {
         for step in &alignment.steps {
             match step {
                 Step::Match => {
-                    matched[i] = Some(j as u32);
+                    if self.model.confidence(&self.model.template[j])
+                        >= self.model.config.min_confidence
+                    {
+                        matched[i] = Some(j as u32);
+                    }
                     i += 1;
                     j += 1;
                 }
@@ -415,6 +427,27 @@ mod tests {
             .map(|id| fresh.text(id))
             .collect();
         assert_eq!(text, "Brand new words");
+    }
+
+    #[test]
+    fn min_confidence_spares_weakly_supported_tokens() {
+        let bodies = [
+            "<p>Alpha</p><b>half the pages</b>",
+            "<p>Beta</p><b>half the pages</b>",
+            "<p>Gamma</p>",
+            "<p>Delta</p>",
+        ];
+        let removed = |min_confidence: f64| {
+            let config = AlignConfig {
+                min_confidence,
+                ..AlignConfig::default()
+            };
+            let (compiled, docs) = learn_from(&bodies, &config);
+            let b = docs[0].find_tag("b").expect("b");
+            compiled.label_doc(&docs[0]).role(b).is_template()
+        };
+        assert!(removed(0.5));
+        assert!(!removed(0.75));
     }
 
     #[test]

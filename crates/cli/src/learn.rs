@@ -34,6 +34,10 @@ pub struct AlignArgs {
     /// Alignment: keep template tokens found on at least this share of the sample pages.
     #[arg(long, default_value_t = chaff_align::model::DEFAULT_KEEP, value_name = "SHARE")]
     keep: f64,
+    /// Alignment: remove page tokens aligned to template tokens of at least this confidence
+    /// (default: --keep).
+    #[arg(long, value_name = "SHARE")]
+    min_confidence: Option<f64>,
     /// Alignment: the seed of the page sample.
     #[arg(long, default_value_t = 0, value_name = "N")]
     align_seed: u64,
@@ -55,9 +59,14 @@ impl AlignArgs {
         if !(self.keep > 0.0 && self.keep <= 1.0) {
             bail!("--keep must be above 0 and at most 1, got {}", self.keep);
         }
+        let min_confidence = self.min_confidence.unwrap_or(self.keep);
+        if !(0.0..=1.0).contains(&min_confidence) {
+            bail!("--min-confidence must be between 0 and 1, got {min_confidence}");
+        }
         Ok(chaff_align::AlignConfig {
             pages,
             keep: self.keep,
+            min_confidence,
             seed: self.align_seed,
             tokens: chaff_align::TokenOptions {
                 mask_digits: !self.keep_digits,
