@@ -506,6 +506,16 @@ fn segment_score(a: &[u32], b: &[u32], limit: usize) -> i64 {
 const NEG: i64 = i64::MIN / 4;
 /// Anything at or below this is dead.
 const DEAD: i64 = NEG / 2;
+/// [`NEG`] of the `i32` rows of [`fill`]. Scores are bounded by the lengths in absolute value,
+/// and rows are shifted by at most `m`, so `i32` suffices for sequences of fewer than `2^28`
+/// tokens (1 GiB each).
+const NEG32: i32 = i32::MIN / 4;
+
+/// A target for the `i32` pruning test: clamped, which keeps every comparison the same for
+/// reachable scores.
+fn target32(target: i64) -> i32 {
+    target.clamp(i64::from(NEG32 / 2), i64::from(i32::MAX / 4)) as i32
+}
 
 /// Traceback codes, chosen at fill time in tie-break order.
 const CODE_MATCH: u8 = 0;
@@ -524,7 +534,7 @@ trait Prune {
 
 trait RowPrune {
     /// Whether cell `(i, j)` of this row, with forward score `value`, stays alive.
-    fn alive(&self, value: i64, j: usize) -> bool;
+    fn alive(&self, value: i32, j: usize) -> bool;
 }
 
 /// Keeps every cell: the plain Needleman–Wunsch recurrence (every cell is reachable).
@@ -540,7 +550,7 @@ impl Prune for KeepAll {
 
 impl RowPrune for KeepAll {
     #[inline(always)]
-    fn alive(&self, _: i64, _: usize) -> bool {
+    fn alive(&self, _: i32, _: usize) -> bool {
         true
     }
 }
@@ -548,23 +558,23 @@ impl RowPrune for KeepAll {
 /// Keeps a cell only if its forward score plus an upper bound on the rest reaches `target`
 /// (see the module docs for why the bound holds).
 struct Bound {
-    target: i64,
+    target: i32,
     n: usize,
     m: usize,
     /// `rest_a[i]`: tokens of `a[i..n]` whose id occurs in the other sequence.
-    rest_a: Vec<i64>,
+    rest_a: Vec<i32>,
     /// `rest_b[j]`: tokens of `b[j..m]` whose id occurs in the other sequence.
-    rest_b: Vec<i64>,
+    rest_b: Vec<i32>,
 }
 
 /// [`Bound`] specialised to one row `i`.
 struct BoundRow<'p> {
-    target: i64,
+    target: i32,
     /// `rest_a[i]`.
-    rest_a: i64,
+    rest_a: i32,
     /// `(n − i) − m`: the length difference of the rests is `skew + j`.
-    skew: i64,
-    rest_b: &'p [i64],
+    skew: i32,
+    rest_b: &'p [i32],
 }
 
 impl Prune for Bound {
@@ -574,7 +584,7 @@ impl Prune for Bound {
         BoundRow {
             target: self.target,
             rest_a: self.rest_a.get(i).copied().unwrap_or(0),
-            skew: (self.n as i64 - i as i64) - self.m as i64,
+            skew: (self.n as i32 - i as i32) - self.m as i32,
             rest_b: &self.rest_b,
         }
     }
@@ -582,10 +592,10 @@ impl Prune for Bound {
 
 impl RowPrune for BoundRow<'_> {
     #[inline(always)]
-    fn alive(&self, value: i64, j: usize) -> bool {
-        // Dead predecessors give values near `NEG`, far below any target.
+    fn alive(&self, value: i32, j: usize) -> bool {
+        // Dead predecessors give values near `NEG32`, far below any target.
         let matchable = self.rest_a.min(self.rest_b.get(j).copied().unwrap_or(0));
-        value + matchable - (self.skew + j as i64).abs() >= self.target
+        value + matchable - (self.skew + j as i32).abs() >= self.target
     }
 }
 
@@ -609,12 +619,12 @@ impl RestCounts {
     }
 
     /// Unmatchable tokens of `a[from..to]` / `b[from..to]`.
-    fn in_a(&self, from: usize, to: usize) -> i64 {
-        i64::from(self.unmatched_a[to] - self.unmatched_a[from])
+    fn in_a(&self, from: usize, to: usize) -> i32 {
+        (self.unmatched_a[to] - self.unmatched_a[from]) as i32
     }
 
-    fn in_b(&self, from: usize, to: usize) -> i64 {
-        i64::from(self.unmatched_b[to] - self.unmatched_b[from])
+    fn in_b(&self, from: usize, to: usize) -> i32 {
+        (self.unmatched_b[to] - self.unmatched_b[from]) as i32
     }
 
     /// Bound for the forward direction of the sub-problem `a[i0..i0 + n]`, `b[j0..j0 + m]`.
@@ -622,14 +632,14 @@ impl RestCounts {
         let end_a = i0 + n;
         let end_b = j0 + m;
         Bound {
-            target,
+            target: target32(target),
             n,
             m,
             rest_a: (0..=n)
-                .map(|i| (n - i) as i64 - self.in_a(i0 + i, end_a))
+                .map(|i| (n - i) as i32 - self.in_a(i0 + i, end_a))
                 .collect(),
             rest_b: (0..=m)
-                .map(|j| (m - j) as i64 - self.in_b(j0 + j, end_b))
+                .map(|j| (m - j) as i32 - self.in_b(j0 + j, end_b))
                 .collect(),
         }
     }
@@ -638,14 +648,14 @@ impl RestCounts {
     /// are the original prefixes.
     fn backward(&self, n: usize, m: usize, i0: usize, j0: usize, target: i64) -> Bound {
         Bound {
-            target,
+            target: target32(target),
             n,
             m,
             rest_a: (0..=n)
-                .map(|i| (n - i) as i64 - self.in_a(i0, i0 + n - i))
+                .map(|i| (n - i) as i32 - self.in_a(i0, i0 + n - i))
                 .collect(),
             rest_b: (0..=m)
-                .map(|j| (m - j) as i64 - self.in_b(j0, j0 + m - j))
+                .map(|j| (m - j) as i32 - self.in_b(j0, j0 + m - j))
                 .collect(),
         }
     }
@@ -699,18 +709,13 @@ struct Filled {
 }
 
 /// Traceback code of a cell, in tie-break order: a diagonal match, a gap consuming `b`, a gap
-/// consuming `a`, a mismatch.
+/// consuming `a`, a mismatch. Written as selects so the fill loop stays branch-free.
 #[inline(always)]
-fn code(equal: bool, diag: i64, from_left: i64, up: i64, best: i64) -> u8 {
-    if equal && diag == best {
-        CODE_MATCH
-    } else if from_left == best {
-        CODE_GAP_B
-    } else if up == best {
-        CODE_GAP_A
-    } else {
-        CODE_MISMATCH
-    }
+fn code_of(equal: bool, diag: i32, from_left: i32, up: i32, best: i32) -> u8 {
+    let mut c = CODE_MISMATCH;
+    c = if up == best { CODE_GAP_A } else { c };
+    c = if from_left == best { CODE_GAP_B } else { c };
+    if equal && diag == best { CODE_MATCH } else { c }
 }
 
 /// Fills rows `0..=rows` of the table of `a` against `b` (all of `b`) and returns the last
@@ -718,9 +723,14 @@ fn code(equal: bool, diag: i64, from_left: i64, up: i64, best: i64) -> u8 {
 /// alive in row `i − 1`, then continues rightwards by gaps in `b` while cells stay alive
 /// (along such a run the score drops by 1 per cell and the bound rises by at most 1, so after
 /// the first dead cell all are dead). Dead cells inside the range keep their value: it is the
-/// score of a real path, so using it is safe, and skipping the test keeps liveness off the
-/// dependency chain of the inner loop. `TRACE` also stores a traceback code per evaluated
-/// cell, failing with [`FillError::OverBudget`] past `budget` cells.
+/// score of a real path, so using it is safe. `TRACE` also stores a traceback code per
+/// evaluated cell, failing with [`FillError::OverBudget`] past `budget` cells.
+///
+/// Rows are held *shifted*: entry `j` is `score + j` (in `i32`), so a gap in `b` keeps the
+/// value and the recurrence is `max(diagonal + 1 + s, up + GAP, left + GAP + 1)` — one `max`
+/// on the dependency chain through `left`. Liveness is tested after a row is computed, by
+/// scanning its ends only (the first and the last live cell are all the next row needs), so
+/// the inner loop is branch-free.
 fn fill<P: Prune, const TRACE: bool>(
     a: &[u32],
     b: &[u32],
@@ -729,26 +739,33 @@ fn fill<P: Prune, const TRACE: bool>(
     budget: usize,
     want_spans: bool,
 ) -> Result<Filled, FillError> {
-    const GAP64: i64 = GAP as i64;
-    const MATCH_GAIN: i64 = (MATCH - MISMATCH) as i64;
+    // Shifted steps: a diagonal step adds `1 + score`, a gap in `a` adds `GAP`, a gap in `b`
+    // adds `GAP + 1`.
+    const DIAG_MATCH: i32 = 1 + MATCH;
+    const DIAG_MISMATCH: i32 = 1 + MISMATCH;
+    const UP: i32 = GAP;
+    const LEFT: i32 = GAP + 1;
     let rows = rows.min(a.len());
     let m = b.len();
-    let mut prev = vec![NEG; m + 1];
-    let mut cur = vec![NEG; m + 1];
+    let mut prev = vec![NEG32; m + 1];
+    let mut cur = vec![NEG32; m + 1];
     let mut trace = Trace::default();
     let mut spans = Vec::new();
     let mut cells = 0u64;
 
-    // Row 0: only gaps in `b`.
+    // Row 0: only gaps in `b` (shifted value 0 · LEFT accumulated).
     let mut hi = 0usize;
     let mut end = 0usize;
     {
         let row = prune.row(0);
+        let mut v = 0i32;
         for (j, cell) in cur.iter_mut().enumerate() {
-            let v = -(j as i64);
+            if j > 0 {
+                v += LEFT;
+            }
             cells += 1;
             end = j + 1;
-            if !row.alive(v, j) {
+            if !row.alive(v - j as i32, j) {
                 if j == 0 {
                     return Err(FillError::Dead);
                 }
@@ -780,52 +797,45 @@ fn fill<P: Prune, const TRACE: bool>(
         if TRACE {
             trace.codes.resize(offset + (end - start), 0);
         }
-        let mut first_alive = usize::MAX;
-        let mut last_alive = 0usize;
-        let mut left;
 
         // j = plo: only from above (the cell to the left is outside the evaluated range).
-        {
-            let best = prev[plo] + GAP64;
-            if TRACE {
-                trace.codes[offset] = CODE_GAP_A;
-            }
-            cur[plo] = best;
-            left = best;
-            if row.alive(best, plo) {
-                first_alive = plo;
-                last_alive = plo;
-            }
+        let mut left = prev[plo] + UP;
+        cur[plo] = left;
+        if TRACE {
+            trace.codes[offset] = CODE_GAP_A;
         }
 
         // plo < j ≤ phi: from the diagonal, above and the left. Slices are cut to the exact
-        // range so the loop runs without bounds checks, and liveness only steers the range of
-        // the next row: it stays off the dependency chain through `left`.
+        // range so the loop runs without bounds checks.
         if phi > plo {
             let width = phi - plo;
             let p = &prev[plo..=phi];
             let bs = &b[plo..phi];
             let c = &mut cur[plo + 1..=phi];
-            let codes: &mut [u8] = if TRACE {
-                &mut trace.codes[offset + 1..offset + 1 + width]
-            } else {
-                &mut []
-            };
-            for k in 0..width {
-                let j = plo + 1 + k;
-                let equal = x == bs[k];
-                let diag = p[k] + if equal { MATCH_GAIN } else { 0 } + i64::from(MISMATCH);
-                let up = p[k + 1] + GAP64;
-                let from_left = left + GAP64;
-                let best = diag.max(up).max(from_left);
-                if TRACE {
-                    codes[k] = code(equal, diag, from_left, up, best);
+            if TRACE {
+                let codes = &mut trace.codes[offset + 1..offset + 1 + width];
+                for ((((c, code), &y), &d), &u) in c
+                    .iter_mut()
+                    .zip(codes.iter_mut())
+                    .zip(bs)
+                    .zip(&p[..width])
+                    .zip(&p[1..])
+                {
+                    let equal = x == y;
+                    let diag = d + if equal { DIAG_MATCH } else { DIAG_MISMATCH };
+                    let up = u + UP;
+                    let from_left = left + LEFT;
+                    let best = diag.max(up).max(from_left);
+                    *code = code_of(equal, diag, from_left, up, best);
+                    *c = best;
+                    left = best;
                 }
-                c[k] = best;
-                left = best;
-                if row.alive(best, j) {
-                    first_alive = first_alive.min(j);
-                    last_alive = j;
+            } else {
+                for (((c, &y), &d), &u) in c.iter_mut().zip(bs).zip(&p[..width]).zip(&p[1..]) {
+                    let diag = d + if x == y { DIAG_MATCH } else { DIAG_MISMATCH };
+                    let best = diag.max(u + UP).max(left + LEFT);
+                    *c = best;
+                    left = best;
                 }
             }
         }
@@ -834,26 +844,32 @@ fn fill<P: Prune, const TRACE: bool>(
         if upper > phi {
             let j = upper;
             let equal = x == b[j - 1];
-            let diag = prev[phi] + if equal { MATCH_GAIN } else { 0 } + i64::from(MISMATCH);
-            let from_left = left + GAP64;
+            let diag = prev[phi] + if equal { DIAG_MATCH } else { DIAG_MISMATCH };
+            let from_left = left + LEFT;
             let best = diag.max(from_left);
             if TRACE {
-                trace.codes[offset + (j - start)] = code(equal, diag, from_left, NEG, best);
+                trace.codes[offset + (j - start)] = code_of(equal, diag, from_left, NEG32, best);
             }
             cur[j] = best;
             left = best;
-            if row.alive(best, j) {
-                first_alive = first_alive.min(j);
-                last_alive = j;
-            }
         }
         cells += (end - start) as u64;
+
+        // The live range: its ends are found by scanning inwards.
+        let alive = |j: usize| row.alive(cur[j] - j as i32, j);
+        let Some(first_alive) = (start..end).find(|&j| alive(j)) else {
+            return Err(FillError::Dead);
+        };
+        let mut last_alive = (first_alive..end)
+            .rev()
+            .find(|&j| alive(j))
+            .unwrap_or(first_alive);
 
         // Columns only reachable by gaps in `b` from the left, while they stay alive.
         if last_alive + 1 == end {
             while end <= m {
-                let v = left + GAP64;
-                if !row.alive(v, end) {
+                let v = left + LEFT;
+                if !row.alive(v - end as i32, end) {
                     break;
                 }
                 cells += 1;
@@ -865,9 +881,6 @@ fn fill<P: Prune, const TRACE: bool>(
                 last_alive = end;
                 end += 1;
             }
-        }
-        if first_alive == usize::MAX {
-            return Err(FillError::Dead);
         }
         if TRACE {
             trace.rows.push((start, offset, end - start));
@@ -883,10 +896,16 @@ fn fill<P: Prune, const TRACE: bool>(
     }
 
     // Only `cur[start..end]` belongs to the last row; the rest is stale.
-    cur[..start].fill(NEG);
-    cur[end..].fill(NEG);
+    let mut last = vec![NEG; m + 1];
+    for (j, (out, &v)) in last[start..end]
+        .iter_mut()
+        .zip(&cur[start..end])
+        .enumerate()
+    {
+        *out = i64::from(v) - (start + j) as i64;
+    }
     Ok(Filled {
-        last: cur,
+        last,
         cells,
         spans,
         trace,
