@@ -139,28 +139,6 @@ impl PageTokens {
     }
 }
 
-/// Elements that never have an end tag.
-fn is_void(tag: &str) -> bool {
-    matches!(
-        tag,
-        "area"
-            | "base"
-            | "br"
-            | "col"
-            | "embed"
-            | "hr"
-            | "img"
-            | "input"
-            | "keygen"
-            | "link"
-            | "meta"
-            | "param"
-            | "source"
-            | "track"
-            | "wbr"
-    )
-}
-
 /// Appends `text` lower-cased with whitespace runs collapsed to one space and trimmed, and
 /// digit runs masked if asked. Returns whether anything was appended.
 fn push_normalised(buf: &mut String, text: &str, mask_digits: bool) -> bool {
@@ -230,7 +208,7 @@ pub fn tokenize(doc: &Document, opts: &TokenOptions) -> PageTokens {
                 }
                 out.buf.push('>');
                 out.push(id, TokenKind::Start);
-                if !is_void(tag) {
+                if !chaff_dom::serialize::is_void(tag) {
                     open.push((id, doc.subtree_end(id)));
                 }
             }
