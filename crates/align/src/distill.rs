@@ -62,16 +62,22 @@ impl Weighted {
         self.support.push(support);
     }
 
-    /// Keeps the tokens whose support satisfies `keep`.
+    /// Keeps the tokens whose support satisfies `keep`, in place.
     fn retain(&mut self, keep: impl Fn(u32) -> bool) {
-        let mut w = Weighted::default();
+        let mut kept = 0;
         for k in 0..self.tokens.len() {
             let s = self.support_at(k);
             if keep(s) {
-                w.push(self.tokens[k], s);
+                self.tokens[kept] = self.tokens[k];
+                if kept < self.support.len() {
+                    self.support[kept] = s;
+                }
+                kept += 1;
             }
         }
-        *self = w;
+        self.tokens.truncate(kept);
+        // Past the end of a short `support`, every kept token had support 0.
+        self.support.resize(kept, 0);
     }
 }
 

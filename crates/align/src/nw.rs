@@ -6,7 +6,7 @@
 //!
 //! * [`align_exact`] is the reference: Hirschberg's divide and conquer (forward scores of the
 //!   upper half of `a`, backward scores of the lower half, split at the column maximising the
-//!   sum), driven by an explicit work stack, with a full table and 1-byte traceback for
+//!   sum), driven by an explicit work stack, with a full table and 2-bit traceback for
 //!   sub-problems of at most [`AlignOptions::full_table_cells`] cells. Memory is linear in
 //!   `n + m` plus that constant; time is about `2·n·m` cell updates.
 //! * [`align`] is the fast path for the common case, two pages of one site. Its score is
@@ -37,8 +37,11 @@
 //!    does not extend the range evaluated in the next row. The bound: an alignment of `x` and
 //!    `y` with `M` matches, `X` mismatches and `G` gaps has `2M + 2X + G = |x| + |y|` and
 //!    `M + X ≤ min(|x|, |y|)`, hence score `3M + 2X − |x| − |y| ≤ M − ||x| − |y||`; and `M` is
-//!    at most the number of tokens of either rest whose id occurs in the other sequence at
-//!    all. Every evaluated value is the score of a real path, so it never exceeds the true
+//!    at most the size of the multiset intersection of the rests' ids,
+//!    `Σ_id min(count in x, count in y)`, since every match pairs two tokens of one id and
+//!    distinct matches use distinct tokens. (That count is kept up to date in constant time
+//!    per row and per column step: the fill only asks about the two ends of each row's live
+//!    range.) Every evaluated value is the score of a real path, so it never exceeds the true
 //!    forward score; and along an optimal path, by induction, each cell is evaluated with its
 //!    true forward score, which plus its true rest score equals the optimum `≥ L`, so it stays
 //!    alive. Hence the programme reaches `(n, m)` with the exact optimum, and its traceback
@@ -64,6 +67,16 @@
 //! [`align_exact`] on random and template-like pairs, with Hirschberg forced down to 16-cell
 //! leaves, and against [`align_exact`] on real page pairs.
 //!
+//! # Constant factors
+//!
+//! The fill keeps rows as `i32` *shifted* by the column (`score + j`), so a gap in `b` keeps
+//! the value and the recurrence along a row is a running maximum. Each row is three
+//! bounds-check-free passes: diagonal and above (independent cells, vectorised), the running
+//! maximum (the only dependency chain, four cells per step), and the traceback codes
+//! (vectorised; two bits per cell). Liveness is only tested by scanning inwards from the ends
+//! of the evaluated range, which is all the next row needs. On x86-64 the fill is also
+//! compiled for AVX2 and picked at run time; the results are identical.
+//!
 //! # Tie-breaking
 //!
 //! A traceback prefers a diagonal match, then a gap consuming `b` ([`Step::GapB`]), then a gap
@@ -72,7 +85,8 @@
 //! most 1.) Hirschberg splits and pruning may settle exact ties differently; only the score is
 //! guaranteed to agree.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::iter;
 
 /// Score of two equal tokens aligned together.
@@ -137,9 +151,9 @@ impl Alignment {
 /// Tuning of [`align_with`] and [`align_exact_with`]. Neither field changes a score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AlignOptions {
-    /// Largest number of dynamic-programming cells solved with a stored traceback (one byte
-    /// per cell, 4 Mi by default); bigger sub-problems are split à la Hirschberg. This is the
-    /// memory bound beyond the linear part.
+    /// Largest number of dynamic-programming cells solved with a stored traceback (two bits
+    /// per cell, 16 Mi cells = 4 MiB by default); bigger sub-problems are split à la
+    /// Hirschberg. This is the memory bound beyond the linear part.
     pub full_table_cells: usize,
     /// Length `k` of the grams that must be unique in both sequences to seed an anchor of the
     /// fast path, hence also its shortest anchor run. Anchors only provide the lower bound
@@ -151,7 +165,7 @@ pub struct AlignOptions {
 impl Default for AlignOptions {
     fn default() -> Self {
         AlignOptions {
-            full_table_cells: 1 << 22,
+            full_table_cells: 1 << 24,
             min_anchor_run: 4,
         }
     }
@@ -201,7 +215,7 @@ pub fn align_exact(a: &[u32], b: &[u32]) -> Alignment {
 #[must_use]
 pub fn align_exact_with(a: &[u32], b: &[u32], opts: &AlignOptions) -> Alignment {
     let mut steps = Vec::with_capacity(a.len() + b.len());
-    solve(a, b, None, None, opts, &mut steps);
+    solve(a, b, None, None, opts, &mut Tally::new(0), &mut steps);
     Alignment::from_steps(steps)
 }
 
@@ -247,7 +261,7 @@ fn align_middle(
         || a.is_empty()
         || b.is_empty()
     {
-        solve(a, b, None, None, opts, out);
+        solve(a, b, None, None, opts, &mut Tally::new(0), out);
         report.optimum = steps_score(&out[base..]);
         report.certified = true;
         return;
@@ -256,9 +270,11 @@ fn align_middle(
     let runs = anchor_runs(a, b, opts.min_anchor_run.max(1));
     report.anchors = runs.len();
     report.anchored_tokens = runs.iter().map(|r| r.len).sum();
-    let lower = anchored_score(a, b, &runs);
+    let (a, b, ids) = dense_ids(a, b);
+    let mut tally = Tally::new(ids);
+    let lower = anchored_score(&a, &b, &runs, &mut tally);
     report.anchored_score = Some(lower);
-    report.checked_cells = solve(a, b, Some(lower), None, opts, out);
+    report.checked_cells = solve(&a, &b, Some(lower), None, opts, &mut tally, out);
     report.optimum = steps_score(&out[base..]);
     report.certified = report.optimum == lower;
 }
@@ -358,7 +374,7 @@ fn anchor_runs(a: &[u32], b: &[u32], min_run: usize) -> Vec<Run> {
     // Hash collisions only merge counts (losing candidates) or pair unequal grams, which the
     // check below rejects.
     let gram = gram_hash;
-    let mut seen: HashMap<u64, Seen> = HashMap::new();
+    let mut seen: FastMap<u64, Seen> = FastMap::default();
     for w in a.windows(k) {
         let s = seen.entry(gram(w)).or_default();
         s.in_a = s.in_a.saturating_add(1);
@@ -375,7 +391,7 @@ fn anchor_runs(a: &[u32], b: &[u32], min_run: usize) -> Vec<Run> {
     // different diagonals can only overlap where their grams repeat, so extending is about
     // linear in practice, and never worse than the `n·m` of the solve that follows.
     let mut runs: Vec<Run> = Vec::new();
-    let mut run_end_on: HashMap<isize, usize> = HashMap::new();
+    let mut run_end_on: FastMap<isize, usize> = FastMap::default();
     for (p, w) in a.windows(k).enumerate() {
         let Some(s) = seen.get(&gram(w)) else {
             continue;
@@ -459,22 +475,22 @@ fn chain_runs(runs: &[Run], n: usize, m: usize) -> Vec<Run> {
 /// so no traceback is kept. A stretch holding more than a quarter of the whole table gets the
 /// trivial alignment's score instead: solving it exactly would cost about as much as the
 /// bounded solve that follows.
-fn anchored_score(a: &[u32], b: &[u32], runs: &[Run]) -> i64 {
+fn anchored_score(a: &[u32], b: &[u32], runs: &[Run], tally: &mut Tally) -> i64 {
     let limit = cells(a.len(), b.len()) / 4;
     let (mut i, mut j) = (0usize, 0usize);
     let mut score = 0;
     for run in runs {
-        score += segment_score(&a[i..run.a], &b[j..run.b], limit) + run.len as i64;
+        score += segment_score(&a[i..run.a], &b[j..run.b], limit, tally) + run.len as i64;
         i = run.a + run.len;
         j = run.b + run.len;
     }
-    score + segment_score(&a[i..], &b[j..], limit)
+    score + segment_score(&a[i..], &b[j..], limit, tally)
 }
 
 /// Score of one stretch between anchors: optimal, by a forward pass pruned against the
 /// better of the two trivial alignments (pair from the start or from the end, gap the
 /// surplus), when its table has at most `limit` cells; else that trivial score.
-fn segment_score(a: &[u32], b: &[u32], limit: usize) -> i64 {
+fn segment_score(a: &[u32], b: &[u32], limit: usize, tally: &mut Tally) -> i64 {
     let gaps = a.len().abs_diff(b.len()) as i64;
     if a.is_empty() || b.is_empty() {
         return -gaps;
@@ -490,8 +506,8 @@ fn segment_score(a: &[u32], b: &[u32], limit: usize) -> i64 {
     if cells(a.len(), b.len()) > limit {
         return trivial;
     }
-    let bound = RestCounts::new(a, b).forward(a.len(), b.len(), 0, 0, trivial);
-    match fill::<_, false>(a, b, a.len(), &bound, 0, false) {
+    let mut bound = Bound::new(a, b, trivial, tally);
+    match fill::<_, false>(a, b, a.len(), &mut bound, 0, false) {
         Ok(f) if f.last[b.len()] >= trivial => f.last[b.len()],
         // Unreachable (the trivial alignment survives the pruning); its score is still valid.
         _ => trivial,
@@ -523,155 +539,230 @@ const CODE_GAP_B: u8 = 1;
 const CODE_GAP_A: u8 = 2;
 const CODE_MISMATCH: u8 = 3;
 
-/// Decides which cells may lie on a path worth keeping, one row at a time (so that per-row
-/// quantities are computed once).
+/// Decides which cells may lie on a path worth keeping. [`fill`] announces each row (`0`,
+/// `1`, … in order) before asking about its cells, and asks about the cells of a row from two
+/// cursors that move by single columns (the left end of the live range only rightwards, the
+/// right end both ways), so a pruner can keep per-cursor state up to date in constant time
+/// per step.
 trait Prune {
-    type Row<'p>: RowPrune
-    where
-        Self: 'p;
-    fn row(&self, i: usize) -> Self::Row<'_>;
-}
-
-trait RowPrune {
-    /// Whether cell `(i, j)` of this row, with forward score `value`, stays alive.
-    fn alive(&self, value: i32, j: usize) -> bool;
+    fn set_row(&mut self, i: usize);
+    /// Whether cell `(i, j)` of the current row, with forward score `value`, stays alive;
+    /// asked from the left end of the live range.
+    fn alive_left(&mut self, value: i32, j: usize) -> bool;
+    /// The same, asked from the right end.
+    fn alive_right(&mut self, value: i32, j: usize) -> bool;
 }
 
 /// Keeps every cell: the plain Needleman–Wunsch recurrence (every cell is reachable).
 struct KeepAll;
 
 impl Prune for KeepAll {
-    type Row<'p> = KeepAll;
     #[inline(always)]
-    fn row(&self, _: usize) -> KeepAll {
-        KeepAll
+    fn set_row(&mut self, _: usize) {}
+    #[inline(always)]
+    fn alive_left(&mut self, _: i32, _: usize) -> bool {
+        true
     }
-}
-
-impl RowPrune for KeepAll {
     #[inline(always)]
-    fn alive(&self, _: i32, _: usize) -> bool {
+    fn alive_right(&mut self, _: i32, _: usize) -> bool {
         true
     }
 }
 
-/// Keeps a cell only if its forward score plus an upper bound on the rest reaches `target`
-/// (see the module docs for why the bound holds).
-struct Bound {
-    target: i32,
-    n: usize,
-    m: usize,
-    /// `rest_a[i]`: tokens of `a[i..n]` whose id occurs in the other sequence.
-    rest_a: Vec<i32>,
-    /// `rest_b[j]`: tokens of `b[j..m]` whose id occurs in the other sequence.
-    rest_b: Vec<i32>,
+/// Per-id token counts of the rests, indexed by dense ids (see [`dense_ids`]): `a` holds the
+/// counts of `a[i..]`, `left` and `right` those of `b[j..]` at the two cursors of a
+/// [`Bound`]. All zero between uses, so one allocation serves every fill of an alignment.
+struct Tally {
+    a: Vec<i32>,
+    left: Vec<i32>,
+    right: Vec<i32>,
 }
 
-/// [`Bound`] specialised to one row `i`.
-struct BoundRow<'p> {
-    target: i32,
-    /// `rest_a[i]`.
-    rest_a: i32,
-    /// `(n − i) − m`: the length difference of the rests is `skew + j`.
-    skew: i32,
-    rest_b: &'p [i32],
-}
-
-impl Prune for Bound {
-    type Row<'p> = BoundRow<'p>;
-    #[inline(always)]
-    fn row(&self, i: usize) -> BoundRow<'_> {
-        BoundRow {
-            target: self.target,
-            rest_a: self.rest_a.get(i).copied().unwrap_or(0),
-            skew: (self.n as i32 - i as i32) - self.m as i32,
-            rest_b: &self.rest_b,
+impl Tally {
+    fn new(ids: usize) -> Self {
+        Tally {
+            a: vec![0; ids],
+            left: vec![0; ids],
+            right: vec![0; ids],
         }
     }
 }
 
-impl RowPrune for BoundRow<'_> {
-    #[inline(always)]
-    fn alive(&self, value: i32, j: usize) -> bool {
+/// One cursor of a [`Bound`]: a column `j` and `Σ_id min(count in a[i..], count in b[j..])`.
+#[derive(Clone, Copy)]
+struct Cursor {
+    j: usize,
+    common: i32,
+}
+
+/// Keeps a cell `(i, j)` only if its forward score plus an upper bound on aligning the rests
+/// `a[i..]`, `b[j..]` reaches `target`. The bound is `C − |(n − i) − (m − j)|`, `C` being the
+/// size of the multiset intersection of the rests' ids (see the module docs for why it
+/// holds): every match pairs two tokens of one id, distinct matches distinct tokens. `C` is
+/// kept per cursor and updated in constant time per row and per column step.
+struct Bound<'s> {
+    target: i32,
+    a: &'s [u32],
+    b: &'s [u32],
+    row: usize,
+    tally: &'s mut Tally,
+    left: Cursor,
+    right: Cursor,
+}
+
+impl<'s> Bound<'s> {
+    /// The bound of `a` against `b` (dense ids below the tally's size) with both cursors at
+    /// `(0, 0)`.
+    fn new(a: &'s [u32], b: &'s [u32], target: i64, tally: &'s mut Tally) -> Self {
+        for &x in a {
+            tally.a[x as usize] += 1;
+        }
+        let mut common = 0;
+        for &y in b {
+            let y = y as usize;
+            tally.left[y] += 1;
+            tally.right[y] += 1;
+            if tally.left[y] <= tally.a[y] {
+                common += 1;
+            }
+        }
+        let cursor = Cursor { j: 0, common };
+        Bound {
+            target: target32(target),
+            a,
+            b,
+            row: 0,
+            tally,
+            left: cursor,
+            right: cursor,
+        }
+    }
+
+    /// Moves a cursor (with its counts `cb`) to column `j`, one column at a time.
+    #[inline]
+    fn seek(b: &[u32], ca: &[i32], cb: &mut [i32], cursor: &mut Cursor, j: usize) {
+        while cursor.j < j {
+            let y = b[cursor.j] as usize;
+            if cb[y] <= ca[y] {
+                cursor.common -= 1;
+            }
+            cb[y] -= 1;
+            cursor.j += 1;
+        }
+        while cursor.j > j {
+            let y = b[cursor.j - 1] as usize;
+            cb[y] += 1;
+            if cb[y] <= ca[y] {
+                cursor.common += 1;
+            }
+            cursor.j -= 1;
+        }
+    }
+
+    #[inline]
+    fn alive_at(&self, cursor: Cursor, value: i32, j: usize) -> bool {
         // Dead predecessors give values near `NEG32`, far below any target.
-        let matchable = self.rest_a.min(self.rest_b.get(j).copied().unwrap_or(0));
-        value + matchable - (self.skew + j as i32).abs() >= self.target
+        let skew = (self.a.len() - self.row) as i32 - (self.b.len() - j) as i32;
+        value + cursor.common - skew.abs() >= self.target
     }
 }
 
-/// Prefix counts of the tokens that cannot match anything, for cutting [`Bound`]s of any
-/// sub-problem in linear time: a token whose id does not occur in the other sequence at all
-/// can match nothing in any part of it.
-struct RestCounts {
-    /// `unmatched_a[k]`: tokens of `a[..k]` whose id does not occur in `b`.
-    unmatched_a: Vec<u32>,
-    unmatched_b: Vec<u32>,
+impl Prune for Bound<'_> {
+    fn set_row(&mut self, i: usize) {
+        while self.row < i.min(self.a.len()) {
+            let x = self.a[self.row] as usize;
+            let t = &mut *self.tally;
+            if t.a[x] <= t.left[x] {
+                self.left.common -= 1;
+            }
+            if t.a[x] <= t.right[x] {
+                self.right.common -= 1;
+            }
+            t.a[x] -= 1;
+            self.row += 1;
+        }
+    }
+
+    #[inline]
+    fn alive_left(&mut self, value: i32, j: usize) -> bool {
+        let t = &mut *self.tally;
+        Self::seek(self.b, &t.a, &mut t.left, &mut self.left, j);
+        self.alive_at(self.left, value, j)
+    }
+
+    #[inline]
+    fn alive_right(&mut self, value: i32, j: usize) -> bool {
+        let t = &mut *self.tally;
+        Self::seek(self.b, &t.a, &mut t.right, &mut self.right, j);
+        self.alive_at(self.right, value, j)
+    }
 }
 
-impl RestCounts {
-    fn new(a: &[u32], b: &[u32]) -> Self {
-        let ids_a: HashSet<u32> = a.iter().copied().collect();
-        let ids_b: HashSet<u32> = b.iter().copied().collect();
-        RestCounts {
-            unmatched_a: prefix_counts(a, &ids_b),
-            unmatched_b: prefix_counts(b, &ids_a),
+impl Drop for Bound<'_> {
+    /// Leaves the tally all zero for the next fill.
+    fn drop(&mut self) {
+        for &x in self.a {
+            self.tally.a[x as usize] = 0;
         }
-    }
-
-    /// Unmatchable tokens of `a[from..to]` / `b[from..to]`.
-    fn in_a(&self, from: usize, to: usize) -> i32 {
-        (self.unmatched_a[to] - self.unmatched_a[from]) as i32
-    }
-
-    fn in_b(&self, from: usize, to: usize) -> i32 {
-        (self.unmatched_b[to] - self.unmatched_b[from]) as i32
-    }
-
-    /// Bound for the forward direction of the sub-problem `a[i0..i0 + n]`, `b[j0..j0 + m]`.
-    fn forward(&self, n: usize, m: usize, i0: usize, j0: usize, target: i64) -> Bound {
-        let end_a = i0 + n;
-        let end_b = j0 + m;
-        Bound {
-            target: target32(target),
-            n,
-            m,
-            rest_a: (0..=n)
-                .map(|i| (n - i) as i32 - self.in_a(i0 + i, end_a))
-                .collect(),
-            rest_b: (0..=m)
-                .map(|j| (m - j) as i32 - self.in_b(j0 + j, end_b))
-                .collect(),
-        }
-    }
-
-    /// Bound for the same sub-problem read backwards (both sequences reversed), whose "rests"
-    /// are the original prefixes.
-    fn backward(&self, n: usize, m: usize, i0: usize, j0: usize, target: i64) -> Bound {
-        Bound {
-            target: target32(target),
-            n,
-            m,
-            rest_a: (0..=n)
-                .map(|i| (n - i) as i32 - self.in_a(i0, i0 + n - i))
-                .collect(),
-            rest_b: (0..=m)
-                .map(|j| (m - j) as i32 - self.in_b(j0, j0 + m - j))
-                .collect(),
+        for &y in self.b {
+            self.tally.left[y as usize] = 0;
+            self.tally.right[y as usize] = 0;
         }
     }
 }
 
-fn prefix_counts(seq: &[u32], other: &HashSet<u32>) -> Vec<u32> {
-    let mut counts = Vec::with_capacity(seq.len() + 1);
-    let mut c = 0u32;
-    counts.push(c);
-    for t in seq {
-        if !other.contains(t) {
-            c = c.saturating_add(1);
-        }
-        counts.push(c);
+/// `a` and `b` with their ids renumbered densely (in order of first occurrence), and the
+/// number of distinct ids. Equality, all an alignment looks at, is unchanged.
+fn dense_ids(a: &[u32], b: &[u32]) -> (Vec<u32>, Vec<u32>, usize) {
+    let mut ids: FastMap<u32, u32> =
+        FastMap::with_capacity_and_hasher(a.len().max(b.len()), Default::default());
+    let mut map = |seq: &[u32]| -> Vec<u32> {
+        seq.iter()
+            .map(|&t| {
+                let next = ids.len() as u32;
+                *ids.entry(t).or_insert(next)
+            })
+            .collect()
+    };
+    let (da, db) = (map(a), map(b));
+    (da, db, ids.len())
+}
+
+/// A hash map for integer keys with a multiplicative hash: the keys are token ids, gram
+/// hashes and diagonals, nothing adversarial, and SipHash showed in profiles.
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MulHasher>>;
+
+/// Multiply-rotate hashing of integers (Fibonacci hashing), for [`FastMap`].
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        // The high bits are the well mixed ones; the table uses both ends.
+        self.0.rotate_left(26)
     }
-    counts
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
 }
 
 /// FNV-1a over token ids.
@@ -690,12 +781,58 @@ enum FillError {
     OverBudget,
 }
 
-/// Traceback codes of the evaluated cells, row by row.
+/// Traceback codes of the evaluated cells, row by row, packed four to a byte (two bits per
+/// cell); every row starts on a byte boundary.
 #[derive(Default)]
 struct Trace {
     codes: Vec<u8>,
-    /// Per row: first evaluated column, offset into `codes`, number of evaluated columns.
+    /// Per row: first evaluated column, index of its first code (a multiple of 4), number of
+    /// evaluated columns.
     rows: Vec<(usize, usize, usize)>,
+    /// Codes stored (without the padding of the rows' last bytes).
+    stored: usize,
+}
+
+impl Trace {
+    /// Appends one row of codes (each `< 4`) starting at column `start`.
+    #[inline(always)]
+    fn push_row(&mut self, start: usize, row: &[u8]) {
+        self.rows.push((start, self.codes.len() * 4, row.len()));
+        self.stored += row.len();
+        let words = row.chunks_exact(8);
+        let tail = words.remainder();
+        let old = self.codes.len();
+        self.codes.resize(old + row.len() / 8 * 2, 0);
+        for (pair, w) in self.codes[old..].chunks_exact_mut(2).zip(words) {
+            // Code `k` sits at bit `8k` of the little-endian word; gather them at bit `2k`.
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            let x = (w | (w >> 6)) & 0x000F_000F_000F_000F;
+            let y = (x | (x >> 12)) & 0x0000_00FF_0000_00FF;
+            let z = (y | (y >> 24)) as u16;
+            pair.copy_from_slice(&z.to_le_bytes());
+        }
+        let chunks = tail.chunks_exact(4);
+        let rest = chunks.remainder();
+        let old = self.codes.len();
+        self.codes.resize(old + tail.len() / 4, 0);
+        for (byte, c) in self.codes[old..].iter_mut().zip(chunks) {
+            *byte = c[0] | (c[1] << 2) | (c[2] << 4) | (c[3] << 6);
+        }
+        if !rest.is_empty() {
+            let byte = rest
+                .iter()
+                .enumerate()
+                .fold(0u8, |acc, (k, &c)| acc | (c << (2 * k)));
+            self.codes.push(byte);
+        }
+    }
+
+    /// Code number `index`.
+    fn get(&self, index: usize) -> Option<u8> {
+        self.codes
+            .get(index / 4)
+            .map(|&byte| (byte >> (2 * (index % 4))) & 3)
+    }
 }
 
 struct Filled {
@@ -715,7 +852,11 @@ fn code_of(equal: bool, diag: i32, from_left: i32, up: i32, best: i32) -> u8 {
     let mut c = CODE_MISMATCH;
     c = if up == best { CODE_GAP_A } else { c };
     c = if from_left == best { CODE_GAP_B } else { c };
-    if equal && diag == best { CODE_MATCH } else { c }
+    if equal & (diag == best) {
+        CODE_MATCH
+    } else {
+        c
+    }
 }
 
 /// Fills rows `0..=rows` of the table of `a` against `b` (all of `b`) and returns the last
@@ -735,7 +876,40 @@ fn fill<P: Prune, const TRACE: bool>(
     a: &[u32],
     b: &[u32],
     rows: usize,
-    prune: &P,
+    prune: &mut P,
+    budget: usize,
+    want_spans: bool,
+) -> Result<Filled, FillError> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, as just checked.
+        return unsafe { fill_avx2::<P, TRACE>(a, b, rows, prune, budget, want_spans) };
+    }
+    fill_body::<P, TRACE>(a, b, rows, prune, budget, want_spans)
+}
+
+/// [`fill_body`] compiled for AVX2: the row passes of the fill vectorise twice as wide.
+/// Same results, the code is the same.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fill_avx2<P: Prune, const TRACE: bool>(
+    a: &[u32],
+    b: &[u32],
+    rows: usize,
+    prune: &mut P,
+    budget: usize,
+    want_spans: bool,
+) -> Result<Filled, FillError> {
+    fill_body::<P, TRACE>(a, b, rows, prune, budget, want_spans)
+}
+
+/// The body of [`fill`].
+#[inline(always)]
+fn fill_body<P: Prune, const TRACE: bool>(
+    a: &[u32],
+    b: &[u32],
+    rows: usize,
+    prune: &mut P,
     budget: usize,
     want_spans: bool,
 ) -> Result<Filled, FillError> {
@@ -750,6 +924,7 @@ fn fill<P: Prune, const TRACE: bool>(
     let mut prev = vec![NEG32; m + 1];
     let mut cur = vec![NEG32; m + 1];
     let mut trace = Trace::default();
+    let mut row_codes: Vec<u8> = Vec::new();
     let mut spans = Vec::new();
     let mut cells = 0u64;
 
@@ -757,7 +932,7 @@ fn fill<P: Prune, const TRACE: bool>(
     let mut hi = 0usize;
     let mut end = 0usize;
     {
-        let row = prune.row(0);
+        prune.set_row(0);
         let mut v = 0i32;
         for (j, cell) in cur.iter_mut().enumerate() {
             if j > 0 {
@@ -765,7 +940,7 @@ fn fill<P: Prune, const TRACE: bool>(
             }
             cells += 1;
             end = j + 1;
-            if !row.alive(v - j as i32, j) {
+            if !prune.alive_right(v - j as i32, j) {
                 if j == 0 {
                     return Err(FillError::Dead);
                 }
@@ -778,8 +953,7 @@ fn fill<P: Prune, const TRACE: bool>(
     let mut lo = 0usize;
     let mut start = 0usize;
     if TRACE {
-        trace.rows.push((0, 0, end));
-        trace.codes.resize(end, CODE_GAP_B);
+        trace.push_row(0, &vec![CODE_GAP_B; end]);
     }
     if want_spans {
         spans.push((0, end));
@@ -787,55 +961,68 @@ fn fill<P: Prune, const TRACE: bool>(
 
     for i in 1..=rows {
         std::mem::swap(&mut prev, &mut cur);
-        let row = prune.row(i);
+        prune.set_row(i);
         let x = a[i - 1];
         let (plo, phi) = (lo, hi);
         let upper = (phi + 1).min(m);
         start = plo;
         end = upper + 1;
-        let offset = trace.codes.len();
         if TRACE {
-            trace.codes.resize(offset + (end - start), 0);
+            row_codes.clear();
+            row_codes.resize(end - start, 0);
         }
 
         // j = plo: only from above (the cell to the left is outside the evaluated range).
         let mut left = prev[plo] + UP;
         cur[plo] = left;
         if TRACE {
-            trace.codes[offset] = CODE_GAP_A;
+            row_codes[0] = CODE_GAP_A;
         }
 
         // plo < j ≤ phi: from the diagonal, above and the left. Slices are cut to the exact
-        // range so the loop runs without bounds checks.
+        // range so the loops run without bounds checks: first the diagonal and the cell above
+        // (no dependency between cells, so it vectorises), then the running maximum along the
+        // row (the only dependency chain), then the traceback codes (vectorises again).
         if phi > plo {
             let width = phi - plo;
             let p = &prev[plo..=phi];
             let bs = &b[plo..phi];
             let c = &mut cur[plo + 1..=phi];
+            for (((c, &y), &d), &u) in c.iter_mut().zip(bs).zip(&p[..width]).zip(&p[1..]) {
+                let diag = d + if x == y { DIAG_MATCH } else { DIAG_MISMATCH };
+                *c = diag.max(u + UP);
+            }
+            // Blocks of four: the prefix maxima inside a block do not depend on `left`, so the
+            // chain through `left` advances by one `max` per block.
+            let mut blocks = c.chunks_exact_mut(4);
+            for q in &mut blocks {
+                let p1 = q[1].max(q[0] + LEFT);
+                let p2 = q[2].max(p1 + LEFT);
+                let p3 = q[3].max(p2 + LEFT);
+                q[0] = q[0].max(left + LEFT);
+                q[1] = p1.max(left + 2 * LEFT);
+                q[2] = p2.max(left + 3 * LEFT);
+                q[3] = p3.max(left + 4 * LEFT);
+                left = q[3];
+            }
+            for c in blocks.into_remainder() {
+                left = (*c).max(left + LEFT);
+                *c = left;
+            }
             if TRACE {
-                let codes = &mut trace.codes[offset + 1..offset + 1 + width];
-                for ((((c, code), &y), &d), &u) in c
+                let codes = &mut row_codes[1..=width];
+                let row = &cur[plo..=phi];
+                for (((((code, &y), &d), &u), &l), &best) in codes
                     .iter_mut()
-                    .zip(codes.iter_mut())
                     .zip(bs)
                     .zip(&p[..width])
                     .zip(&p[1..])
+                    .zip(&row[..width])
+                    .zip(&row[1..])
                 {
                     let equal = x == y;
                     let diag = d + if equal { DIAG_MATCH } else { DIAG_MISMATCH };
-                    let up = u + UP;
-                    let from_left = left + LEFT;
-                    let best = diag.max(up).max(from_left);
-                    *code = code_of(equal, diag, from_left, up, best);
-                    *c = best;
-                    left = best;
-                }
-            } else {
-                for (((c, &y), &d), &u) in c.iter_mut().zip(bs).zip(&p[..width]).zip(&p[1..]) {
-                    let diag = d + if x == y { DIAG_MATCH } else { DIAG_MISMATCH };
-                    let best = diag.max(u + UP).max(left + LEFT);
-                    *c = best;
-                    left = best;
+                    *code = code_of(equal, diag, l + LEFT, u + UP, best);
                 }
             }
         }
@@ -848,7 +1035,7 @@ fn fill<P: Prune, const TRACE: bool>(
             let from_left = left + LEFT;
             let best = diag.max(from_left);
             if TRACE {
-                trace.codes[offset + (j - start)] = code_of(equal, diag, from_left, NEG32, best);
+                row_codes[j - start] = code_of(equal, diag, from_left, NEG32, best);
             }
             cur[j] = best;
             left = best;
@@ -856,25 +1043,25 @@ fn fill<P: Prune, const TRACE: bool>(
         cells += (end - start) as u64;
 
         // The live range: its ends are found by scanning inwards.
-        let alive = |j: usize| row.alive(cur[j] - j as i32, j);
-        let Some(first_alive) = (start..end).find(|&j| alive(j)) else {
+        let Some(first_alive) = (start..end).find(|&j| prune.alive_left(cur[j] - j as i32, j))
+        else {
             return Err(FillError::Dead);
         };
         let mut last_alive = (first_alive..end)
             .rev()
-            .find(|&j| alive(j))
+            .find(|&j| prune.alive_right(cur[j] - j as i32, j))
             .unwrap_or(first_alive);
 
         // Columns only reachable by gaps in `b` from the left, while they stay alive.
         if last_alive + 1 == end {
             while end <= m {
                 let v = left + LEFT;
-                if !row.alive(v - end as i32, end) {
+                if !prune.alive_right(v - end as i32, end) {
                     break;
                 }
                 cells += 1;
                 if TRACE {
-                    trace.codes.push(CODE_GAP_B);
+                    row_codes.push(CODE_GAP_B);
                 }
                 cur[end] = v;
                 left = v;
@@ -883,8 +1070,8 @@ fn fill<P: Prune, const TRACE: bool>(
             }
         }
         if TRACE {
-            trace.rows.push((start, offset, end - start));
-            if trace.codes.len() > budget {
+            trace.push_row(start, &row_codes);
+            if trace.stored > budget {
                 return Err(FillError::OverBudget);
             }
         }
@@ -927,8 +1114,8 @@ fn traceback(trace: &Trace, n: usize, m: usize, out: &mut Vec<Step>) -> bool {
             if j < start || j >= start + len {
                 return false;
             }
-            match trace.codes.get(offset + j - start) {
-                Some(&c) => c,
+            match trace.get(offset + j - start) {
+                Some(c) => c,
                 None => return false,
             }
         };
@@ -979,11 +1166,11 @@ fn solve(
     target: Option<i64>,
     estimate: Option<u64>,
     opts: &AlignOptions,
+    tally: &mut Tally,
     out: &mut Vec<Step>,
 ) -> u64 {
     let budget = opts.full_table_cells.max(1);
     let mut evaluated = 0u64;
-    let counts = target.map(|_| RestCounts::new(a, b));
     let mut stack = vec![Task {
         i0: 0,
         i1: a.len(),
@@ -1000,18 +1187,16 @@ fn solve(
             out.extend(iter::repeat_n(Step::GapB, m));
             continue;
         }
-        let bound = match (task.target, &counts) {
-            (Some(t), Some(c)) => Some((t, c)),
-            _ => None,
-        };
+        let bound = task.target;
 
         // A bounded traced fill, when the survivors are expected to fit the budget (always
         // tried first: on a sub-problem that fits the budget unbounded it only saves work).
-        if let Some((t, c)) = bound
+        if let Some(t) = bound
             && task.estimate.is_none_or(|e| e <= budget as u64)
         {
-            let fwd = c.forward(n, m, task.i0, task.j0, t);
-            let attempt = fill::<_, true>(sa, sb, n, &fwd, budget, false);
+            let mut fwd = Bound::new(sa, sb, t, tally);
+            let attempt = fill::<_, true>(sa, sb, n, &mut fwd, budget, false);
+            drop(fwd);
             if let Ok(f) = attempt {
                 evaluated += f.cells;
                 let mark = out.len();
@@ -1025,7 +1210,7 @@ fn solve(
 
         if cells(n, m) <= budget || n.min(m) <= 1 {
             // Plain full table; with a dimension of 1 it is linear anyway.
-            let full = fill::<_, true>(sa, sb, n, &KeepAll, usize::MAX, false);
+            let full = fill::<_, true>(sa, sb, n, &mut KeepAll, usize::MAX, false);
             if let Ok(full) = full {
                 evaluated += full.cells;
                 if traceback(&full.trace, n, m, out) {
@@ -1043,15 +1228,16 @@ fn solve(
         let rev_a: Vec<u32> = sa.iter().rev().copied().collect();
         let rev_b: Vec<u32> = sb.iter().rev().copied().collect();
         let halves = match bound {
-            Some((t, c)) => {
-                let fwd = c.forward(n, m, task.i0, task.j0, t);
-                let bwd = c.backward(n, m, task.i0, task.j0, t);
-                fill::<_, false>(sa, sb, mid, &fwd, 0, true).and_then(|f| {
-                    fill::<_, false>(&rev_a, &rev_b, n - mid, &bwd, 0, true).map(|r| (f, r))
+            Some(t) => {
+                let forward =
+                    fill::<_, false>(sa, sb, mid, &mut Bound::new(sa, sb, t, tally), 0, true);
+                forward.and_then(|f| {
+                    let mut bwd = Bound::new(&rev_a, &rev_b, t, tally);
+                    fill::<_, false>(&rev_a, &rev_b, n - mid, &mut bwd, 0, true).map(|r| (f, r))
                 })
             }
-            None => fill::<_, false>(sa, sb, mid, &KeepAll, 0, false).and_then(|f| {
-                fill::<_, false>(&rev_a, &rev_b, n - mid, &KeepAll, 0, false).map(|r| (f, r))
+            None => fill::<_, false>(sa, sb, mid, &mut KeepAll, 0, false).and_then(|f| {
+                fill::<_, false>(&rev_a, &rev_b, n - mid, &mut KeepAll, 0, false).map(|r| (f, r))
             }),
         };
         if let Ok((f, r)) = &halves {
@@ -1066,7 +1252,7 @@ fn solve(
                 }
             }
             // Below the target means the target was not a valid bound.
-            best.filter(|&(_, s)| bound.is_none_or(|(t, _)| s >= t))
+            best.filter(|&(_, s)| bound.is_none_or(|t| s >= t))
                 .map(|(j, _)| (j, f, r))
         });
         let Some((j, f, r)) = split else {
@@ -1138,11 +1324,20 @@ mod tests {
     fn traced_bounded_fill_matches_plain_fill() {
         let a = [1, 2, 3, 4, 5, 6, 7, 8, 2, 3];
         let b = [1, 3, 4, 9, 5, 6, 8, 2, 2, 3];
-        let plain = fill::<_, true>(&a, &b, a.len(), &KeepAll, usize::MAX, false).unwrap();
+        let plain = fill::<_, true>(&a, &b, a.len(), &mut KeepAll, usize::MAX, false).unwrap();
         let best = plain.last[b.len()];
-        let counts = RestCounts::new(&a, &b);
-        let bound = counts.forward(a.len(), b.len(), 0, 0, best);
-        let pruned = fill::<_, true>(&a, &b, a.len(), &bound, usize::MAX, false).unwrap();
+        let mut tally = Tally::new(10);
+        let mut bound = Bound::new(&a, &b, best, &mut tally);
+        let pruned = fill::<_, true>(&a, &b, a.len(), &mut bound, usize::MAX, false).unwrap();
+        drop(bound);
+        assert!(
+            tally
+                .a
+                .iter()
+                .chain(&tally.left)
+                .chain(&tally.right)
+                .all(|&c| c == 0)
+        );
         assert_eq!(pruned.last[b.len()], best);
         assert!(pruned.cells < plain.cells);
         let mut steps = Vec::new();
@@ -1154,12 +1349,58 @@ mod tests {
     fn too_high_a_target_is_reported_dead() {
         let a = [1, 2, 3];
         let b = [4, 5, 6];
-        let counts = RestCounts::new(&a, &b);
-        let bound = counts.forward(3, 3, 0, 0, 1);
+        let mut tally = Tally::new(7);
+        let mut bound = Bound::new(&a, &b, 1, &mut tally);
         assert!(matches!(
-            fill::<_, false>(&a, &b, 3, &bound, 0, false),
+            fill::<_, false>(&a, &b, 3, &mut bound, 0, false),
             Err(FillError::Dead)
         ));
+    }
+
+    #[test]
+    fn portable_fill_matches_the_dispatched_one() {
+        // Whatever `fill` picks at run time (AVX2 or not), the portable body agrees with it.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |k: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % k) as u32
+        };
+        for round in 0..20 {
+            let n = 30 + round * 7;
+            let a: Vec<u32> = (0..n).map(|_| next(12)).collect();
+            let b: Vec<u32> = (0..n + round).map(|_| next(12)).collect();
+            let best = fill::<_, false>(&a, &b, n, &mut KeepAll, 0, false)
+                .unwrap()
+                .last[b.len()];
+            let mut tally = Tally::new(12);
+            for target in [best, best - 3] {
+                let one = fill::<_, true>(
+                    &a,
+                    &b,
+                    n,
+                    &mut Bound::new(&a, &b, target, &mut tally),
+                    usize::MAX,
+                    true,
+                )
+                .unwrap();
+                let two = fill_body::<_, true>(
+                    &a,
+                    &b,
+                    n,
+                    &mut Bound::new(&a, &b, target, &mut tally),
+                    usize::MAX,
+                    true,
+                )
+                .unwrap();
+                assert_eq!(one.last, two.last);
+                assert_eq!(one.cells, two.cells);
+                assert_eq!(one.spans, two.spans);
+                assert_eq!(one.trace.codes, two.trace.codes);
+                assert_eq!(one.last[b.len()], best);
+            }
+        }
     }
 
     #[test]
@@ -1167,7 +1408,7 @@ mod tests {
         let a = [1u32; 20];
         let b = [2u32; 20];
         assert!(matches!(
-            fill::<_, true>(&a, &b, 20, &KeepAll, 50, false),
+            fill::<_, true>(&a, &b, 20, &mut KeepAll, 50, false),
             Err(FillError::OverBudget)
         ));
     }
