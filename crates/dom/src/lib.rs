@@ -5,8 +5,8 @@
 //! html5ever's standards-compliant tree builder (html5ever's own tokenizer stays selectable with
 //! [`TokenizerKind`]), nodes numbered in depth-first pre-order ([`NodeId`]), source spans
 //! ([`Document::span`]: byte ranges of the decoded text each node was parsed from), the
-//! visible-text view ([`TextView`]), CSS selectors ([`select`]) and serialisation
-//! ([`serialize`]).
+//! visible-text view ([`TextView`]), CSS selectors ([`select`]), XPath 1.0 expressions
+//! ([`xpath`]) and serialisation ([`serialize`]).
 //!
 //! What it must not know: templates, sites, labels, methods or output formats. Nothing here
 //! decides what is content; it only describes the page faithfully.
@@ -27,6 +27,7 @@ pub mod select;
 pub mod serialize;
 pub mod text;
 mod tokenize;
+pub mod xpath;
 
 pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
@@ -34,3 +35,4 @@ pub use error::DomError;
 pub use parse::{ParseOptions, TokenizerKind, parse, parse_str, parse_with};
 pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
 pub use text::{Segment, TextView};
+pub use xpath::{XPath, XPathError};
