@@ -19,6 +19,7 @@ mod learn;
 mod menu;
 mod plot;
 mod synth;
+mod xpath;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,8 @@ enum Command {
     Menu(menu::MenuArgs),
     /// Fit the menu detector's weights and thresholds to labelled pages.
     TrainMenu(menu::TrainMenuArgs),
+    /// Evaluate an XPath expression on pages (to check or edit a wrapper).
+    Xpath(xpath::XPathArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => synth::run(args),
         Command::Menu(args) => menu::run(args),
         Command::TrainMenu(args) => menu::train(args),
+        Command::Xpath(args) => xpath::run(args),
     };
     match result {
         Ok(status) => status.into(),

@@ -339,6 +339,36 @@ fn menu_command_and_menu_role() {
 }
 
 #[test]
+fn xpath_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page = tmp.path().join("p.html");
+    std::fs::write(
+        &page,
+        "<div class='story main'><p>One</p><p>Two <b>bold</b></p></div>\
+         <div id=side><p>Side</p><a href='/x'>X</a></div>",
+    )
+    .unwrap();
+    let o = run(&["xpath", "//div[contains(@class,'story')]/p[2]", path(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Two bold\n");
+    let o = run(&["xpath", "//a/@href | //div[@id='side']/p", path(&page)]);
+    assert_eq!(stdout(&o), "Side\n/x\n");
+    let o = run(&["xpath", "--format", "json", "count(//p)", path(&page)]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(record["values"][0], "3");
+    let o = run(&["xpath", "--format", "json", "//p[last()]", path(&page)]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let matches = record["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 2);
+    assert_eq!(matches[1]["text"], "Side");
+    assert_eq!(matches[1]["selector"], "#side p");
+    let o = run(&["xpath", "//div[", path(&page)]);
+    assert!(!o.status.success());
+    assert_clean_stderr(&o);
+    assert!(stderr(&o).contains("at byte 6"), "{}", stderr(&o));
+}
+
+#[test]
 fn raw_view_and_plain_text_pages() {
     let tmp = tempfile::tempdir().unwrap();
     let news = tmp.path().join("news");
