@@ -51,7 +51,7 @@ use markup5ever::{LocalName, TokenizerResult};
 use crate::document::{Attr, Document, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind};
 use crate::encoding::{self, Decoded};
 use crate::error::DomError;
-use crate::tokenize::{SpanKind, SpanSink};
+use crate::tokenize::{SpanKind, SpanSink, utf8_len};
 
 /// Limits and hints for [`parse_with`].
 #[derive(Clone, Debug)]
@@ -771,16 +771,6 @@ fn source_offsets(src: &str, a: usize, b: usize) -> (usize, usize) {
         at_a = p;
     }
     (at_a, p)
-}
-
-/// Length of the UTF-8 sequence that starts with `lead`.
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0x00..=0x7f => 1,
-        0xc0..=0xdf => 2,
-        0xe0..=0xef => 3,
-        _ => 4,
-    }
 }
 
 /// Which elements bound the search for the element an end tag closes.

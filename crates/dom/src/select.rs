@@ -101,7 +101,9 @@ pub struct SelectorError {
     pub reason: String,
 }
 
-fn near(selector: &str, offset: usize) -> String {
+/// ` (near "...")` or ` (end of input)`: where a parse error is, for selector and XPath
+/// error messages.
+pub(crate) fn near(selector: &str, offset: usize) -> String {
     match selector.get(offset..) {
         Some(rest) if !rest.is_empty() => {
             let snippet: String = rest.chars().take(16).collect();

@@ -120,7 +120,7 @@ fn is_ws(b: u8) -> bool {
 
 /// Length of the UTF-8 sequence that starts with `lead` (input is valid UTF-8).
 #[inline]
-fn utf8_len(lead: u8) -> usize {
+pub(crate) fn utf8_len(lead: u8) -> usize {
     match lead {
         0x00..=0x7f => 1,
         0xc0..=0xdf => 2,

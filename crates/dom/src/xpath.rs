@@ -62,6 +62,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::document::{Document, ElementNs, NodeId, NodeKind};
+use crate::select::near;
 
 /// How deeply parentheses, predicates and function arguments may nest. Parsing and
 /// evaluation recurse once per level; an unoptimised build needs about 10 KiB of stack per
@@ -90,21 +91,6 @@ fn shorten(expr: &str) -> String {
     } else {
         let head: String = expr.chars().take(100).collect();
         format!("{head:?}… ({} bytes)", expr.len())
-    }
-}
-
-fn near(expr: &str, offset: usize) -> String {
-    match expr.get(offset..) {
-        Some(rest) if !rest.is_empty() => {
-            let snippet: String = rest.chars().take(16).collect();
-            let more = if snippet.len() < rest.len() {
-                "…"
-            } else {
-                ""
-            };
-            format!(" (near {snippet:?}{more})")
-        }
-        _ => " (end of input)".to_owned(),
     }
 }
 
