@@ -86,51 +86,59 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
     let mut status = Status::Ok;
     let mut seen = 0usize;
     let mut out = JsonlWriter::new(std::io::stdout().lock(), "stdout");
-    let pages: Vec<_> = args.input.pages()?.collect();
-    let results: Vec<anyhow::Result<(String, MenuReport)>> = pages
-        .into_par_iter()
-        .map(|page| {
-            let page = page.map_err(chaff::Error::from)?;
-            let loaded = load_page(page, &load)?;
-            let menu = if prepared.is_empty() {
-                chaff_menu::detect(&loaded.doc, &params)
-            } else {
-                chaff_menu::detect_with_prepared_siblings(&loaded.doc, &prepared, &params)
-            };
-            // Links are made absolute against the page's URL, else its declared one.
-            let base = loaded.url.as_deref().or(loaded.doc.declared_url());
-            let report = MenuReport::new(&loaded.doc, menu, base);
-            Ok((loaded.source, report))
-        })
-        .collect();
-    for r in results {
-        seen += 1;
-        let (source, report) = match r {
-            Ok(ok) => ok,
-            Err(e) => {
-                common::warn(format!("{e:#}"));
-                status = Status::Partial;
-                continue;
-            }
-        };
-        match args.format {
-            MenuFormat::Json => {
-                let record = serde_json::json!({
-                    "source": source,
-                    "selector": report.selector,
-                    "links": report.links,
-                });
-                if out.write(&record)? == WriteOutcome::Closed {
-                    return Ok(status);
+    // Pages are read and detected in parallel batches, printed in input order, so that a
+    // large crawl is never held in memory at once.
+    let mut pages = args.input.pages()?;
+    loop {
+        let batch: Vec<_> = pages.by_ref().take(64).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let results: Vec<anyhow::Result<(String, MenuReport)>> = batch
+            .into_par_iter()
+            .map(|page| {
+                let page = page.map_err(chaff::Error::from)?;
+                let loaded = load_page(page, &load)?;
+                let menu = if prepared.is_empty() {
+                    chaff_menu::detect(&loaded.doc, &params)
+                } else {
+                    chaff_menu::detect_with_prepared_siblings(&loaded.doc, &prepared, &params)
+                };
+                // Links are made absolute against the page's URL, else its declared one.
+                let base = loaded.url.as_deref().or(loaded.doc.declared_url());
+                let report = MenuReport::new(&loaded.doc, menu, base);
+                Ok((loaded.source, report))
+            })
+            .collect();
+        for r in results {
+            seen += 1;
+            let (source, report) = match r {
+                Ok(ok) => ok,
+                Err(e) => {
+                    common::warn(format!("{e:#}"));
+                    status = Status::Partial;
+                    continue;
                 }
-            }
-            MenuFormat::Text => {
-                outln!(
-                    "{source}\t{}",
-                    report.selector.as_deref().unwrap_or("(no main menu)")
-                )?;
-                for link in &report.links {
-                    outln!("  {} <{}>", link.text, link.url)?;
+            };
+            match args.format {
+                MenuFormat::Json => {
+                    let record = serde_json::json!({
+                        "source": source,
+                        "selector": report.selector,
+                        "links": report.links,
+                    });
+                    if out.write(&record)? == WriteOutcome::Closed {
+                        return Ok(status);
+                    }
+                }
+                MenuFormat::Text => {
+                    outln!(
+                        "{source}\t{}",
+                        report.selector.as_deref().unwrap_or("(no main menu)")
+                    )?;
+                    for link in &report.links {
+                        outln!("  {} <{}>", link.text, link.url)?;
+                    }
                 }
             }
         }
