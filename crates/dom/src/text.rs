@@ -365,6 +365,20 @@ impl ViewBuilder {
         while self.text.ends_with('\n') {
             self.text.pop();
         }
+        // Preserved text (`pre`) can end in the newlines just trimmed: keep its segment
+        // inside the text, and drop one left empty.
+        let len = self.text.len() as u32;
+        while let Some(last) = self.segments.last_mut() {
+            if last.end <= len {
+                break;
+            }
+            last.end = len;
+            if last.start >= len {
+                self.segments.pop();
+            } else {
+                break;
+            }
+        }
         TextView {
             text: self.text,
             segments: self.segments,
@@ -376,6 +390,18 @@ impl ViewBuilder {
 mod tests {
     use super::*;
     use crate::parse;
+
+    #[test]
+    fn trailing_newlines_of_preformatted_text_stay_inside_the_view() {
+        let doc = parse(b"<p>a</p><pre>code\n\n</pre><pre>\n</pre>").unwrap();
+        let v = TextView::new(&doc);
+        assert_eq!(v.text(), "a\ncode");
+        for seg in v.segments() {
+            assert!(seg.end as usize <= v.text().len() && seg.start < seg.end);
+            assert!(v.text().get(seg.range()).is_some());
+        }
+        assert_eq!(v.segments().len(), 2);
+    }
 
     #[test]
     fn blocks_inline_and_skipped() {
