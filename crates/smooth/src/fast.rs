@@ -1,7 +1,7 @@
 //! The fast exact algorithm: the same dynamic programme as [`crate::solve_naive`], with each
 //! node's cost function kept as its bends on the candidate grid (see the crate docs).
 
-use crate::tree::{candidate_grid, check_problem, objective};
+use crate::tree::{candidate_grid, check_problem, checked_objective};
 use crate::{Problem, SmoothError, Solution};
 
 /// For parent values (grid indices) `lo..=hi`, the node opens a segment at grid index
@@ -38,7 +38,7 @@ pub fn solve(problem: &Problem<'_>) -> Result<Solution, SmoothError> {
     }
     if grid.len() == 1 {
         let value = vec![grid[0] as f32; n];
-        let cost = objective(problem, &value)?;
+        let cost = checked_objective(problem, &value)?;
         return Ok(Solution { value, cost });
     }
 
@@ -105,7 +105,7 @@ pub fn solve(problem: &Problem<'_>) -> Result<Solution, SmoothError> {
         };
     }
     let value: Vec<f32> = pick.iter().map(|&t| grid[t as usize] as f32).collect();
-    let cost = objective(problem, &value)?;
+    let cost = checked_objective(problem, &value)?;
     Ok(Solution { value, cost })
 }
 
@@ -194,12 +194,13 @@ impl Sweep<'_> {
             let (a, sa) = (bends[j].0 as usize, bends[j].1);
             let (b, sb) = (bends[j + 1].0 as usize, bends[j + 1].1);
             let level = gamma + min_right;
-            let slope = (sb - sa) / (grid[b] - grid[a]);
-            let s_at = |u: usize| sa + slope * (grid[u] - grid[a]);
             let a_clipped = sa > level;
             // The clipped run of interior grid points of this piece, if any.
             let mut run: Option<(usize, usize)> = None;
-            if b > a + 1 {
+            // Most pieces lie below the level with `b` unclipped: `E = S` on them, no bend.
+            if b > a + 1 && !(sa <= level && sb <= level && !b_clipped) {
+                let slope = (sb - sa) / (grid[b] - grid[a]);
+                let s_at = |u: usize| sa + slope * (grid[u] - grid[a]);
                 let (first, last) = (a + 1, b - 1);
                 match (s_at(first) > level, s_at(last) > level) {
                     (false, false) => {

@@ -2,7 +2,7 @@
 //! for every node `i` and every candidate node `j` (the parent's value being `x(j)`),
 //! `IsotoneSmooth` replays them from the root. `O(n²)` time and memory; the reference.
 
-use crate::tree::{check_problem, objective};
+use crate::tree::{check_problem, checked_objective};
 use crate::{Problem, SmoothError, Solution};
 
 /// Largest tree [`solve_naive`] accepts (its tables take `12·n²` bytes: 200 MB here).
@@ -130,6 +130,6 @@ pub fn solve_naive(problem: &Problem<'_>) -> Result<Solution, SmoothError> {
         pick[i] = val[i * k + column[p]] as usize;
     }
     let value: Vec<f32> = pick.iter().map(|&j| problem.score[j]).collect();
-    let cost = objective(problem, &value)?;
+    let cost = checked_objective(problem, &value)?;
     Ok(Solution { value, cost })
 }

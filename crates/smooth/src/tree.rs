@@ -101,6 +101,11 @@ pub(crate) fn candidate_grid(problem: &Problem<'_>) -> (Vec<f64>, Vec<u32>) {
 /// monotonicity or the problem is malformed.
 pub fn objective(problem: &Problem<'_>, value: &[f32]) -> Result<f64, SmoothError> {
     check_problem(problem)?;
+    checked_objective(problem, value)
+}
+
+/// [`objective`] for a problem already validated.
+pub(crate) fn checked_objective(problem: &Problem<'_>, value: &[f32]) -> Result<f64, SmoothError> {
     check_len("value", problem.parent.len(), value.len())?;
     let mut cost = 0.0;
     for (i, &y) in value.iter().enumerate() {
@@ -215,7 +220,8 @@ pub fn contract(input: &SmoothInput<'_>, config: &SmoothConfig) -> Result<Contra
         if i > 0 && size < config.min_size {
             let owner = out.owner[input.parent[i] as usize];
             out.owner.push(owner);
-            out.multiplicity[owner as usize] += 1;
+            let m = &mut out.multiplicity[owner as usize];
+            *m = m.saturating_add(1);
             continue;
         }
         let score = input.score[i];
