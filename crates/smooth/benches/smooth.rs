@@ -102,6 +102,7 @@ fn bench_paper(c: &mut Criterion) {
         let all = SmoothConfig {
             c: 0.01,
             min_size: 0.0,
+            ..SmoothConfig::PAPER
         };
         group.bench_with_input(BenchmarkId::new("paper-no-hiding", n), &input, |b, i| {
             b.iter(|| smooth(black_box(i), &all).map(|s| s.cost))
@@ -140,6 +141,7 @@ fn bench_naive_vs_fast(c: &mut Criterion) {
     let all = SmoothConfig {
         c: 0.01,
         min_size: 0.0,
+        ..SmoothConfig::PAPER
     };
     let Ok(contracted) = contract(&input, &all) else {
         return;

@@ -29,7 +29,9 @@
 //! (`m = k + 1` for `k` hidden nodes) — [`contract`] does this, rolling every hidden node into
 //! its nearest visible ancestor; and `γ(i) = c · A / A(i)` with `c = 0.01`, `A(i)` the node's
 //! area and `A` the page's (the root's). [`SmoothConfig::PAPER`] holds these defaults; the
-//! caller chooses what "size" measures (rendered area, or a text+media extent).
+//! caller chooses what "size" measures (rendered area, or a text+media extent). The two
+//! other penalties the paper tried (`c·N/N(i)` by subtree node counts, `c·A(parent)/A(i)`)
+//! are [`Penalty`] variants, for experiments like its Figures 2 and 3.
 //!
 //! # Algorithms (both exact)
 //!
@@ -171,6 +173,23 @@ pub struct SmoothConfig {
     /// Non-root nodes with `size < min_size` are hidden (rolled into their nearest visible
     /// ancestor with multiplicity). The paper's 2,000 is in square pixels; 0 hides nothing.
     pub min_size: f64,
+    /// Which of section 5.3's penalty functions multiplies `c`.
+    pub penalty: Penalty,
+}
+
+/// The penalty functions section 5.3 tried; the paper settled on [`Penalty::AreaRatio`].
+/// Counts and sizes are those of the input tree (hidden nodes included). A ratio `a / b`
+/// with `b = 0` is `+∞` (the node never opens a segment), or 1 when `a = 0` too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Penalty {
+    /// `γ(i) = c · A / A(i)`: the page's size over the node's (the paper's choice).
+    #[default]
+    AreaRatio,
+    /// `γ(i) = c · N / N(i)`: the number of nodes over the number in `i`'s subtree.
+    SubtreeNodeRatio,
+    /// `γ(i) = c · A(parent(i)) / A(i)`: hard to split off a child that fills its parent
+    /// (`c` at the root).
+    ParentAreaRatio,
 }
 
 impl SmoothConfig {
@@ -178,6 +197,7 @@ impl SmoothConfig {
     pub const PAPER: SmoothConfig = SmoothConfig {
         c: 0.01,
         min_size: 2000.0,
+        penalty: Penalty::AreaRatio,
     };
 }
 

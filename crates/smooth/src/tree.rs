@@ -1,6 +1,6 @@
 //! Validation, hiding of small nodes (section 5.3), the objective and segments.
 
-use crate::{Problem, SmoothConfig, SmoothError, SmoothInput};
+use crate::{Penalty, Problem, SmoothConfig, SmoothError, SmoothInput};
 
 /// Checks that `parent` numbers a tree in depth-first pre-order: the parent of node `i` is
 /// `i − 1` or one of its ancestors. One pass with the root-to-`(i − 1)` path as a stack.
@@ -207,6 +207,17 @@ pub fn contract(input: &SmoothInput<'_>, config: &SmoothConfig) -> Result<Contra
         }
     }
     let total = input.size.first().copied().unwrap_or(0.0);
+    // Subtree node counts, for `Penalty::SubtreeNodeRatio` (one reverse scan).
+    let subtree = if config.penalty == Penalty::SubtreeNodeRatio {
+        let mut count = vec![1.0f64; n];
+        for i in (1..n).rev() {
+            let p = input.parent[i] as usize;
+            count[p] += count[i];
+        }
+        count
+    } else {
+        Vec::new()
+    };
     let mut out = Contracted {
         parent: Vec::new(),
         score: Vec::new(),
@@ -215,8 +226,7 @@ pub fn contract(input: &SmoothInput<'_>, config: &SmoothConfig) -> Result<Contra
         original: Vec::new(),
         owner: Vec::with_capacity(n),
     };
-    for i in 0..n {
-        let size = input.size[i];
+    for (i, &size) in input.size.iter().enumerate() {
         if i > 0 && size < config.min_size {
             let owner = out.owner[input.parent[i] as usize];
             out.owner.push(owner);
@@ -234,18 +244,28 @@ pub fn contract(input: &SmoothInput<'_>, config: &SmoothConfig) -> Result<Contra
         });
         out.score.push(score);
         out.multiplicity.push(1);
-        let ratio = if size > 0.0 {
-            total / size
-        } else if total > 0.0 {
-            f64::INFINITY
-        } else {
-            1.0
+        let ratio = match config.penalty {
+            Penalty::AreaRatio => ratio(total, size),
+            Penalty::SubtreeNodeRatio => ratio(n as f64, subtree[i]),
+            Penalty::ParentAreaRatio if i == 0 => 1.0,
+            Penalty::ParentAreaRatio => ratio(input.size[input.parent[i] as usize], size),
         };
         out.penalty.push(config.c * ratio);
         out.original.push(i as u32);
         out.owner.push(id);
     }
     Ok(out)
+}
+
+/// `a / b`, with `x / 0 = ∞` for `x > 0` and `0 / 0 = 1`.
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else if a > 0.0 {
+        f64::INFINITY
+    } else {
+        1.0
+    }
 }
 
 #[cfg(test)]
@@ -288,6 +308,7 @@ mod tests {
             &SmoothConfig {
                 c: 0.5,
                 min_size: 10.0,
+                penalty: Penalty::AreaRatio,
             },
         )
         .unwrap();
@@ -297,6 +318,29 @@ mod tests {
         assert_eq!(c.owner, vec![0, 1, 1, 1, 2, 0]);
         assert_eq!(c.score, vec![0.1, 0.2, 0.9]);
         assert_eq!(c.penalty, vec![0.5, 1.0, 0.5 * 100.0 / 30.0]);
+    }
+
+    #[test]
+    fn the_three_penalty_functions_of_section_5_3() {
+        // 0(1000) ─ 1(400) ─ 2(100)
+        //         └ 3(500)
+        let parent = [0, 0, 1, 0];
+        let input = SmoothInput {
+            parent: &parent,
+            score: &[0.5; 4],
+            size: &[1000.0, 400.0, 100.0, 500.0],
+        };
+        let with = |penalty| {
+            let config = SmoothConfig {
+                c: 2.0,
+                min_size: 0.0,
+                penalty,
+            };
+            contract(&input, &config).unwrap().penalty
+        };
+        assert_eq!(with(Penalty::AreaRatio), vec![2.0, 5.0, 20.0, 4.0]);
+        assert_eq!(with(Penalty::SubtreeNodeRatio), vec![2.0, 4.0, 8.0, 8.0]);
+        assert_eq!(with(Penalty::ParentAreaRatio), vec![2.0, 5.0, 8.0, 4.0]);
     }
 
     #[test]
@@ -312,6 +356,7 @@ mod tests {
             &SmoothConfig {
                 c: 1.0,
                 min_size: 0.0,
+                penalty: Penalty::AreaRatio,
             },
         )
         .unwrap();
@@ -337,7 +382,8 @@ mod tests {
                 &input,
                 &SmoothConfig {
                     c: f64::NAN,
-                    min_size: 0.0
+                    min_size: 0.0,
+                    penalty: Penalty::AreaRatio,
                 }
             ),
             Err(SmoothError::BadConfig(_))

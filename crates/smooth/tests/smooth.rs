@@ -489,7 +489,7 @@ proptest! {
         let mut size = sizes[..n].to_vec();
         size[0] = 1e6;
         let input = SmoothInput { parent: &parent, score: &scores[..n], size: &size };
-        let config = SmoothConfig { c, min_size: 2000.0 };
+        let config = SmoothConfig { c, min_size: 2000.0, ..SmoothConfig::PAPER };
         let out = smooth(&input, &config).unwrap();
         let naive = smooth_naive(&input, &config).unwrap();
         prop_assert!(close(out.cost, naive.cost));
@@ -564,6 +564,7 @@ fn a_path_of_100000_nodes_neither_overflows_nor_differs_from_the_dense_programme
         &SmoothConfig {
             c: 0.01,
             min_size: 0.0,
+            ..SmoothConfig::PAPER
         },
     )
     .unwrap();
