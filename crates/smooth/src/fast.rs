@@ -78,7 +78,15 @@ pub fn solve(problem: &Problem<'_>) -> Result<Solution, SmoothError> {
             s0 -= m;
             sweep.entries.push((grid_index[i], 2.0 * m));
         }
-        sweep.entries[start..].sort_by_key(|e| e.0);
+        let region = &mut sweep.entries[start..];
+        if deg >= 2 {
+            // Sorted runs, one per child (and the own bend): a stable sort merges them.
+            region.sort_by_key(|e| e.0);
+        } else if let Some((&own, child)) = region.split_last().filter(|_| m > 0) {
+            // One child's sorted list and the own bend after it: insert, don't sort.
+            let at = child.partition_point(|e| e.0 <= own.0);
+            region[at..].rotate_right(1);
+        }
         sweep.bends_of_sum(start, f0, s0);
         sweep.entries.truncate(start);
         if i == 0 {
