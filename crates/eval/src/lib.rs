@@ -22,9 +22,9 @@ pub mod metrics;
 pub mod synthetic;
 
 pub use datasets::{
-    CleanEvalGold, CleanEvalSplit, DatasetError, DragnetGold, DragnetText, GoldPage,
-    PortalGrouping, cleaneval, cleanportaleval, datasets_dir, dragnet, jsonl, read_maybe_gz,
-    scrapinghub_aeb, shared_dir,
+    BlockGold, BlockPage, BlockScheme, CleanEvalGold, CleanEvalSplit, DatasetError, DragnetGold,
+    DragnetText, GoldPage, PortalGrouping, canola, cleaneval, cleanportaleval, datasets_dir,
+    dragnet, jsonl, l3s_gn1, read_maybe_gz, scrapinghub_aeb, shared_dir,
 };
 pub use metrics::{
     Counts, MeanScores, PageScore, RemovalScore, RemovalSummary, Scores, SetReport, aggregate,

@@ -22,11 +22,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 mod aeb;
+mod blocks;
 mod cleaneval;
 mod dragnet;
 mod jsonl;
 
 pub use aeb::scrapinghub_aeb;
+pub use blocks::{BlockGold, BlockPage, BlockScheme, canola, l3s_gn1};
 pub use cleaneval::{CleanEvalGold, CleanEvalSplit, PortalGrouping, cleaneval, cleanportaleval};
 pub use dragnet::{DragnetGold, DragnetText, dragnet};
 pub use jsonl::jsonl;

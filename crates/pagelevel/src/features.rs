@@ -1,0 +1,662 @@
+//! DOM-node features for the templateness classifier (section 5.2).
+//!
+//! The paper's most discriminative features were: closeness to the page's margins, links per
+//! word, the fraction of text in anchors, anchor size, the fraction of intra-site links and
+//! visible characters over HTML characters; plus words shared with the title. Its positions
+//! and areas came from a rendering engine. We have none by default, so position and area are
+//! read off the document: a node's place in the page is the span of the visible text it holds
+//! (first and last character, over the page's visible text), and its area is its visible
+//! characters plus a fixed allowance per image or embedded media. A [`Geometry`] from a real
+//! browser can be plugged in: when it knows a node's box, the margin and area features use it.
+//!
+//! Beyond the paper we add structure the markup states outright (the node's own tag and the
+//! HTML5 sectioning elements above it), words in `class`/`id` that designers use for templates
+//! (`nav`, `footer`, `sidebar`...) or content (`article`, `post`...), and text-shape measures
+//! (words per text node, sentence punctuation per word) that tell prose from link lists.
+//!
+//! Everything is computed in two linear passes over the node ids (top-down flags, bottom-up
+//! sums), never recursively.
+
+use chaff_dom::{Document, NodeId, NodeKind, TextView};
+
+/// Visible characters an image or other media element counts for in a node's area.
+pub const MEDIA_CHARS: f64 = 80.0;
+
+/// A node's box from a rendering engine, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+/// Node geometry from a real browser (none by default).
+pub trait Geometry {
+    /// The page's full extent.
+    fn page(&self) -> Rect;
+    /// A node's box, if it was rendered.
+    fn rect(&self, id: NodeId) -> Option<Rect>;
+}
+
+/// Names of the features, in vector order (also stored in the model, so that a model trained
+/// with another feature set is refused rather than misapplied).
+pub const NAMES: &[&str] = &[
+    "ln_chars",
+    "ln_words",
+    "chars_share",
+    "start",
+    "end",
+    "margin",
+    "center_dist",
+    "links_per_word",
+    "anchor_text_frac",
+    "ln_anchor_words",
+    "intra_frac",
+    "has_links",
+    "visible_over_html",
+    "title_overlap",
+    "ln_words_per_text",
+    "punct_per_word",
+    "depth",
+    "dfs_position",
+    "ln_media",
+    "li_frac",
+    "ln_inputs",
+    "tag_nav",
+    "tag_header",
+    "tag_footer",
+    "tag_aside",
+    "tag_list",
+    "tag_li",
+    "tag_a",
+    "tag_p",
+    "tag_div",
+    "tag_table",
+    "tag_form",
+    "tag_article",
+    "tag_section",
+    "tag_heading",
+    "tag_span",
+    "tag_body",
+    "in_nav",
+    "in_header",
+    "in_footer",
+    "in_aside",
+    "in_article",
+    "in_a",
+    "in_li",
+    "in_form",
+    "cls_template",
+    "cls_content",
+    "cls_comment",
+    "anc_template",
+    "anc_content",
+    "anc_comment",
+    "margin_sq",
+    "long_text_frac",
+    "ln_elements",
+    "is_text",
+    "blk_links_per_word",
+    "blk_anchor_text_frac",
+    "blk_ln_chars",
+    "blk_punct_per_word",
+    "blk_long_text_frac",
+    "blk_chars_share",
+];
+
+/// Number of features.
+pub const COUNT: usize = NAMES.len();
+
+const TEMPLATE_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "footer",
+    "header",
+    "masthead",
+    "sidebar",
+    "side",
+    "widget",
+    "related",
+    "share",
+    "sharing",
+    "social",
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "banner",
+    "breadcrumb",
+    "breadcrumbs",
+    "copyright",
+    "promo",
+    "sponsor",
+    "sponsored",
+    "subscribe",
+    "newsletter",
+    "login",
+    "search",
+    "tags",
+    "toolbar",
+    "popular",
+    "trending",
+    "more",
+    "links",
+    "skip",
+    "cookie",
+    "footnote",
+    "utility",
+    "topbar",
+];
+const CONTENT_WORDS: &[&str] = &[
+    "article", "content", "post", "story", "entry", "body", "text", "main", "blog", "hentry",
+    "prose", "single",
+];
+const COMMENT_WORDS: &[&str] = &["comment", "comments", "discussion", "replies", "respond"];
+
+/// Which word lists a `class`/`id` value hits: bit 0 template, 1 content, 2 comment.
+fn class_hits(value: &str) -> u8 {
+    let mut hits = 0u8;
+    for word in value.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if word.is_empty() || word.len() > 24 {
+            continue;
+        }
+        let w = word.to_ascii_lowercase();
+        if TEMPLATE_WORDS.contains(&w.as_str()) {
+            hits |= 1;
+        }
+        if CONTENT_WORDS.contains(&w.as_str()) {
+            hits |= 2;
+        }
+        if COMMENT_WORDS.contains(&w.as_str()) {
+            hits |= 4;
+        }
+    }
+    hits
+}
+
+fn node_class_hits(doc: &Document, id: NodeId) -> u8 {
+    doc.attr(id, "class").map_or(0, class_hits) | doc.attr(id, "id").map_or(0, class_hits)
+}
+
+fn is_media(tag: &str) -> bool {
+    matches!(
+        tag,
+        "img" | "video" | "audio" | "iframe" | "embed" | "object" | "svg" | "canvas" | "picture"
+    )
+}
+
+/// The features of one page: a row per element or text node that carries visible text or
+/// media. Text nodes are classified too: article text often sits directly in a large wrapper
+/// that also holds template, and only its own row can tell it apart.
+#[derive(Clone, Debug, Default)]
+pub struct PageFeatures {
+    /// Element nodes that have a row, in document order.
+    pub nodes: Vec<NodeId>,
+    /// One row of [`COUNT`] features per entry of `nodes`.
+    pub rows: Vec<[f32; COUNT]>,
+    /// Area proxy of every node of the document (visible characters plus media allowance),
+    /// by node id.
+    pub area: Vec<f64>,
+    /// Visible words under every node, by node id.
+    pub words: Vec<u32>,
+}
+
+fn words_in(s: &str) -> u32 {
+    s.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count() as u32
+}
+
+fn norm_word(w: &str) -> String {
+    w.trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
+fn host_of(url: &str) -> Option<String> {
+    url::Url::parse(url).ok().and_then(|u| {
+        u.host_str()
+            .map(|h| h.trim_start_matches("www.").to_ascii_lowercase())
+    })
+}
+
+/// Whether a link stays on the page's site: relative, or to the same host (ignoring `www.`).
+fn is_intra(href: &str, page_host: Option<&str>) -> bool {
+    let h = href.trim();
+    if h.starts_with('#') || h.is_empty() {
+        return true;
+    }
+    let lower = h.get(..h.len().min(11)).unwrap_or("").to_ascii_lowercase();
+    if lower.starts_with("javascript:") || lower.starts_with("mailto:") {
+        return true;
+    }
+    if !(lower.starts_with("http:") || lower.starts_with("https:") || h.starts_with("//")) {
+        return true;
+    }
+    let abs = if h.starts_with("//") {
+        format!("http:{h}")
+    } else {
+        h.to_string()
+    };
+    match (host_of(&abs), page_host) {
+        (Some(a), Some(p)) => {
+            a == p || a.ends_with(&format!(".{p}")) || p.ends_with(&format!(".{a}"))
+        }
+        _ => false,
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    chars: f64,
+    words: u32,
+    anchor_chars: f64,
+    anchor_words: u32,
+    links: u32,
+    intra: u32,
+    media: u32,
+    title_hits: u32,
+    text_nodes: u32,
+    long_text_chars: f64,
+    punct: u32,
+    li: u32,
+    elements: u32,
+    inputs: u32,
+    first: u32,
+    last: u32,
+}
+
+impl PageFeatures {
+    /// Computes the features of every element under `<body>` (the whole document when there
+    /// is no body) that holds visible text or media.
+    pub fn compute(
+        doc: &Document,
+        view: &TextView,
+        url: Option<&str>,
+        geometry: Option<&dyn Geometry>,
+    ) -> PageFeatures {
+        let n = doc.len();
+        let total_chars = view.text().len().max(1) as f64;
+        let page_host = url
+            .and_then(host_of)
+            .or_else(|| doc.declared_url().and_then(host_of));
+        let title_words: std::collections::HashSet<String> = doc
+            .title()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(norm_word)
+            .filter(|w| w.chars().count() >= 3)
+            .collect();
+
+        // Top-down flags: bit per ancestor context, and inherited class hits.
+        const IN_NAV: u16 = 1;
+        const IN_HEADER: u16 = 2;
+        const IN_FOOTER: u16 = 4;
+        const IN_ASIDE: u16 = 8;
+        const IN_ARTICLE: u16 = 16;
+        const IN_A: u16 = 32;
+        const IN_LI: u16 = 64;
+        const IN_FORM: u16 = 128;
+        let mut ctx = vec![0u16; n];
+        let mut anc_cls = vec![0u8; n];
+        let mut own_cls = vec![0u8; n];
+        let mut depth = vec![0u16; n];
+        // Closest block-level element above each node (not the node itself).
+        let mut block = vec![NodeId::ROOT; n];
+        let mut max_depth = 1u16;
+        for id in doc.ids() {
+            let i = id.index();
+            if let Some(p) = doc.parent(id) {
+                let pi = p.index();
+                let mut c = ctx[pi];
+                let mut a = anc_cls[pi] | own_cls[pi];
+                if doc.is_element(p) {
+                    c |= match doc.tag(p) {
+                        "nav" => IN_NAV,
+                        "header" => IN_HEADER,
+                        "footer" => IN_FOOTER,
+                        "aside" => IN_ASIDE,
+                        "article" | "main" => IN_ARTICLE,
+                        "a" => IN_A,
+                        "li" => IN_LI,
+                        "form" => IN_FORM,
+                        _ => 0,
+                    };
+                    if doc.is_tag(p, "body") || doc.is_tag(p, "html") {
+                        a = 0;
+                    }
+                }
+                ctx[i] = c;
+                anc_cls[i] = a;
+                block[i] = if doc.is_element(p) && chaff_dom::text::is_block(doc.tag(p)) {
+                    p
+                } else {
+                    block[pi]
+                };
+                depth[i] = depth[pi].saturating_add(1);
+                max_depth = max_depth.max(depth[i]);
+            }
+            if doc.is_element(id) {
+                own_cls[i] = node_class_hits(doc, id);
+            }
+        }
+
+        // Bottom-up sums.
+        let mut sums = vec![
+            Sums {
+                first: u32::MAX,
+                ..Sums::default()
+            };
+            n
+        ];
+        for seg in view.segments() {
+            let i = seg.node.index();
+            let Some(text) = view.text().get(seg.range()) else {
+                continue;
+            };
+            let s = &mut sums[i];
+            s.chars = text.len() as f64;
+            s.words = words_in(text);
+            s.text_nodes = 1;
+            if text.len() >= 80 {
+                s.long_text_chars = text.len() as f64;
+            }
+            s.punct = text
+                .as_bytes()
+                .windows(2)
+                .filter(|w| matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ')
+                .count() as u32
+                + u32::from(text.ends_with(['.', '!', '?']));
+            if !title_words.is_empty() {
+                s.title_hits = text
+                    .split_whitespace()
+                    .filter(|w| title_words.contains(&norm_word(w)))
+                    .count() as u32;
+            }
+            if ctx[i] & IN_A != 0 {
+                s.anchor_chars = s.chars;
+                s.anchor_words = s.words;
+            }
+            s.first = seg.start;
+            s.last = seg.end;
+        }
+        for id in doc.ids().rev() {
+            let i = id.index();
+            if doc.is_element(id) {
+                let tag = doc.tag(id);
+                let s = &mut sums[i];
+                s.elements += 1;
+                if is_media(tag) {
+                    s.media += 1;
+                }
+                match tag {
+                    "a" => {
+                        if let Some(h) = doc.attr(id, "href") {
+                            s.links += 1;
+                            if is_intra(h, page_host.as_deref()) {
+                                s.intra += 1;
+                            }
+                        }
+                    }
+                    "li" => s.li += 1,
+                    "input" | "select" | "textarea" | "button" => s.inputs += 1,
+                    _ => {}
+                }
+            }
+            if let Some(p) = doc.parent(id) {
+                let c = sums[i];
+                let s = &mut sums[p.index()];
+                s.chars += c.chars;
+                s.words += c.words;
+                s.anchor_chars += c.anchor_chars;
+                s.anchor_words += c.anchor_words;
+                s.links += c.links;
+                s.intra += c.intra;
+                s.media += c.media;
+                s.title_hits += c.title_hits;
+                s.text_nodes += c.text_nodes;
+                s.long_text_chars += c.long_text_chars;
+                s.punct += c.punct;
+                s.li += c.li;
+                s.elements += c.elements;
+                s.inputs += c.inputs;
+                s.first = s.first.min(c.first);
+                s.last = s.last.max(c.last);
+            }
+        }
+
+        let area: Vec<f64> = sums
+            .iter()
+            .map(|s| s.chars + MEDIA_CHARS * f64::from(s.media))
+            .collect();
+        let words: Vec<u32> = sums.iter().map(|s| s.words).collect();
+
+        let scope = doc.body().unwrap_or(NodeId::ROOT);
+        let end = doc.subtree_end(scope);
+        let page_rect = geometry.map(|g| g.page());
+        let mut nodes = Vec::new();
+        let mut rows = Vec::new();
+        for raw in scope.0..end.0 {
+            let id = NodeId(raw);
+            let kind = doc.kind(id);
+            if !matches!(kind, NodeKind::Element | NodeKind::Text) || area[id.index()] <= 0.0 {
+                continue;
+            }
+            let i = id.index();
+            let s = &sums[i];
+            let b = &sums[block[i].index()];
+            let (start, end_pos) = match (page_rect, geometry.and_then(|g| g.rect(id))) {
+                (Some(pg), Some(r)) if pg.h > 0.0 => (
+                    ((r.y - pg.y) / pg.h).clamp(0.0, 1.0),
+                    ((r.y + r.h - pg.y) / pg.h).clamp(0.0, 1.0),
+                ),
+                _ if s.first != u32::MAX => (
+                    f64::from(s.first) / total_chars,
+                    f64::from(s.last) / total_chars,
+                ),
+                _ => (0.5, 0.5),
+            };
+            let margin = start.min(1.0 - end_pos).max(0.0);
+            let wordsf = f64::from(s.words.max(1));
+            let linksf = f64::from(s.links.max(1));
+            let tag = if kind == NodeKind::Text {
+                ""
+            } else {
+                doc.tag(id)
+            };
+            let html_len = doc
+                .span(id)
+                .map_or(s.chars.max(1.0), |r| r.len().max(1) as f64);
+            let own = own_cls[i];
+            let anc = anc_cls[i];
+            let c = ctx[i];
+            let flag = |b: bool| if b { 1.0 } else { 0.0 };
+            let v = [
+                (1.0 + s.chars).ln(),
+                (1.0 + f64::from(s.words)).ln(),
+                s.chars / total_chars,
+                start,
+                end_pos,
+                margin,
+                ((start + end_pos) / 2.0 - 0.5).abs(),
+                (f64::from(s.links) / wordsf).min(2.0),
+                if s.chars > 0.0 {
+                    s.anchor_chars / s.chars
+                } else {
+                    0.0
+                },
+                (1.0 + f64::from(s.anchor_words) / linksf).ln(),
+                if s.links > 0 {
+                    f64::from(s.intra) / linksf
+                } else {
+                    0.5
+                },
+                flag(s.links > 0),
+                (s.chars / html_len).min(1.0),
+                (f64::from(s.title_hits) / wordsf).min(1.0),
+                (1.0 + f64::from(s.words) / f64::from(s.text_nodes.max(1))).ln(),
+                (f64::from(s.punct) / wordsf).min(1.0),
+                f64::from(depth[i]) / f64::from(max_depth),
+                f64::from(raw) / n.max(1) as f64,
+                (1.0 + f64::from(s.media)).ln(),
+                f64::from(s.li) / f64::from(s.elements.max(1)),
+                (1.0 + f64::from(s.inputs)).ln(),
+                flag(tag == "nav"),
+                flag(tag == "header"),
+                flag(tag == "footer"),
+                flag(tag == "aside"),
+                flag(matches!(tag, "ul" | "ol" | "dl" | "menu")),
+                flag(tag == "li"),
+                flag(tag == "a"),
+                flag(tag == "p"),
+                flag(tag == "div"),
+                flag(matches!(tag, "table" | "tbody" | "tr" | "td" | "th")),
+                flag(tag == "form"),
+                flag(matches!(tag, "article" | "main")),
+                flag(tag == "section"),
+                flag(matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")),
+                flag(matches!(tag, "span" | "b" | "i" | "em" | "strong" | "font")),
+                flag(tag == "body"),
+                flag(c & IN_NAV != 0),
+                flag(c & IN_HEADER != 0),
+                flag(c & IN_FOOTER != 0),
+                flag(c & IN_ASIDE != 0),
+                flag(c & IN_ARTICLE != 0),
+                flag(c & IN_A != 0),
+                flag(c & IN_LI != 0),
+                flag(c & IN_FORM != 0),
+                flag(own & 1 != 0),
+                flag(own & 2 != 0),
+                flag(own & 4 != 0),
+                flag(anc & 1 != 0),
+                flag(anc & 2 != 0),
+                flag(anc & 4 != 0),
+                margin * margin,
+                if s.chars > 0.0 {
+                    s.long_text_chars / s.chars
+                } else {
+                    0.0
+                },
+                (1.0 + f64::from(s.elements)).ln(),
+                flag(kind == NodeKind::Text),
+                (f64::from(b.links) / f64::from(b.words.max(1))).min(2.0),
+                if b.chars > 0.0 {
+                    b.anchor_chars / b.chars
+                } else {
+                    0.0
+                },
+                (1.0 + b.chars).ln(),
+                (f64::from(b.punct) / f64::from(b.words.max(1))).min(1.0),
+                if b.chars > 0.0 {
+                    b.long_text_chars / b.chars
+                } else {
+                    0.0
+                },
+                b.chars / total_chars,
+            ];
+            let mut row = [0f32; COUNT];
+            for (r, x) in row.iter_mut().zip(v) {
+                *r = if x.is_finite() { x as f32 } else { 0.0 };
+            }
+            nodes.push(id);
+            rows.push(row);
+        }
+        PageFeatures {
+            nodes,
+            rows,
+            area,
+            words,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feats(html: &str, url: Option<&str>) -> (Document, PageFeatures) {
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = TextView::new(&doc);
+        let f = PageFeatures::compute(&doc, &view, url, None);
+        (doc, f)
+    }
+
+    fn row<'a>(doc: &Document, f: &'a PageFeatures, tag: &str) -> &'a [f32; COUNT] {
+        let k = f.nodes.iter().position(|&n| doc.is_tag(n, tag)).unwrap();
+        &f.rows[k]
+    }
+
+    fn get(r: &[f32; COUNT], name: &str) -> f32 {
+        r[NAMES.iter().position(|&n| n == name).unwrap()]
+    }
+
+    #[test]
+    fn the_vector_has_one_value_per_name() {
+        assert_eq!(COUNT, 61);
+    }
+
+    #[test]
+    fn link_features_of_a_menu_are_hand_computable() {
+        let html = "<html><head><title>Big news today</title></head><body>\
+            <ul><li><a href=/a>One two</a></li><li><a href=http://other.org/x>Three</a></li></ul>\
+            <p>Big news arrived. It was big.</p></body></html>";
+        let (doc, f) = feats(html, Some("http://www.site.com/p"));
+        let ul = row(&doc, &f, "ul");
+        // 2 links over 3 words; all of the text in anchors; one of two links intra-site.
+        assert!((get(ul, "links_per_word") - 2.0 / 3.0).abs() < 1e-6);
+        assert!((get(ul, "anchor_text_frac") - 1.0).abs() < 1e-6);
+        assert!((get(ul, "intra_frac") - 0.5).abs() < 1e-6);
+        assert!((get(ul, "ln_anchor_words") - (1.0f32 + 1.5).ln()).abs() < 1e-6);
+        assert_eq!(get(ul, "tag_list"), 1.0);
+        let p = row(&doc, &f, "p");
+        assert_eq!(get(p, "links_per_word"), 0.0);
+        // "Big", "news", "big." match title words (big, news, today): 3 of 6 words.
+        assert!((get(p, "title_overlap") - 0.5).abs() < 1e-6);
+        // Two sentence ends over six words.
+        assert!((get(p, "punct_per_word") - 2.0 / 6.0).abs() < 1e-6);
+        // The paragraph ends the page: no bottom margin.
+        assert!(get(p, "margin") < 1e-6);
+        assert!(get(p, "end") > 0.99);
+    }
+
+    #[test]
+    fn class_words_and_context_flags() {
+        let html = "<body><div class='site-footer'><nav><p>x y</p></nav></div>\
+             <div id=main-content><p>z</p></div></body>";
+        let (doc, f) = feats(html, None);
+        let footer = row(&doc, &f, "div");
+        assert_eq!(get(footer, "cls_template"), 1.0);
+        let p = row(&doc, &f, "p");
+        assert_eq!(get(p, "anc_template"), 1.0);
+        assert_eq!(get(p, "in_nav"), 1.0);
+        assert_eq!(class_hits("main-content"), 2);
+        assert_eq!(class_hits("comment-list sidebar"), 5);
+    }
+
+    #[test]
+    fn empty_nodes_have_no_row_and_media_has_area() {
+        let (doc, f) = feats("<body><div></div><div><img src=a></div></body>", None);
+        assert_eq!(f.nodes.iter().filter(|&&n| doc.is_tag(n, "div")).count(), 1);
+        assert!(
+            f.nodes.iter().all(|&n| doc.is_element(n)),
+            "no text, no text rows"
+        );
+        let img = doc.ids().find(|&i| doc.is_tag(i, "img")).unwrap();
+        assert_eq!(f.area[img.index()], MEDIA_CHARS);
+    }
+
+    #[test]
+    fn intra_site_links() {
+        assert!(is_intra("/x", Some("a.com")));
+        assert!(is_intra("https://www.a.com/x", Some("a.com")));
+        assert!(is_intra("//news.a.com/x", Some("a.com")));
+        assert!(!is_intra("https://b.com/x", Some("a.com")));
+        assert!(!is_intra("https://b.com/x", None));
+    }
+}
