@@ -34,6 +34,8 @@ enum What {
     Clean(CleanBench),
     /// Time the alignment method's learning per site for several sample sizes.
     Align(AlignBench),
+    /// Crawl a local synthetic site with no delay: pages/s and resident memory.
+    Crawl(crate::crawl::CrawlBench),
 }
 
 #[derive(Args)]
@@ -109,6 +111,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Learn(b) => learn(b),
         What::Clean(b) => clean(b),
         What::Align(b) => align(b),
+        What::Crawl(b) => crate::crawl::bench(b),
     }
 }
 

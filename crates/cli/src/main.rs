@@ -14,6 +14,7 @@ macro_rules! outln {
 mod bench;
 mod clean;
 mod common;
+mod crawl;
 mod eval;
 mod learn;
 mod menu;
@@ -52,6 +53,8 @@ enum Command {
     TrainMenu(menu::TrainMenuArgs),
     /// Evaluate an XPath expression on pages (to check or edit a wrapper).
     Xpath(xpath::XPathArgs),
+    /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
+    Crawl(crawl::CrawlArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
         Command::Menu(args) => menu::run(args),
         Command::TrainMenu(args) => menu::train(args),
         Command::Xpath(args) => xpath::run(args),
+        Command::Crawl(args) => crawl::run(args),
     };
     match result {
         Ok(status) => status.into(),

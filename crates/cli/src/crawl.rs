@@ -1,0 +1,358 @@
+//! `chaff crawl`: a site's pages into a WARC file, politely (chaff-crawl does the work;
+//! this is arguments, the progress bar and the summary). `chaff bench crawl` measures the
+//! crawler against a local synthetic site.
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use chaff_crawl::testsite::{TestServer, synthetic_site};
+use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::common::Status;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScopeArg {
+    /// The seed's host (and port).
+    Host,
+    /// Any host of the seed's registrable domain.
+    Domain,
+    /// URLs starting with the seed URL up to its last `/`.
+    Prefix,
+}
+
+#[derive(Args)]
+pub struct CrawlArgs {
+    /// Seed page URLs.
+    #[arg(value_name = "URL")]
+    urls: Vec<String>,
+    /// A file of seed URLs, one per line (`#` comments; `-` for stdin); read as a stream.
+    #[arg(long, value_name = "FILE")]
+    seeds: Option<PathBuf>,
+    /// A sitemap (index or urlset, gzip or not) whose pages are seeds.
+    #[arg(long, value_name = "URL")]
+    sitemap: Vec<String>,
+    /// An RSS or Atom feed whose items' pages are seeds (items kept as metadata records).
+    #[arg(long, value_name = "URL")]
+    feed: Vec<String>,
+    /// The WARC file to write (one gzip member per record).
+    #[arg(long, short, value_name = "FILE.warc.gz")]
+    out: PathBuf,
+    /// Continue an interrupted crawl from its journal (FILE.warc.gz.journal).
+    #[arg(long)]
+    resume: bool,
+    /// Page fetches per host, at most.
+    #[arg(long, value_name = "N")]
+    max_pages_per_site: Option<u64>,
+    /// Page fetches in all, at most.
+    #[arg(long, value_name = "N")]
+    max_pages: Option<u64>,
+    /// Links followed from a seed, at most.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    max_depth: u16,
+    /// Pause between requests to one host (robots.txt's Crawl-delay wins when larger):
+    /// `1s`, `200ms`, `2m`.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    delay: Duration,
+    /// Which links are followed.
+    #[arg(long, value_enum, default_value = "host")]
+    scope: ScopeArg,
+    /// Requests under way at once, over all hosts.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    concurrency: usize,
+    /// Requests under way at once to one host, when --delay is 0 (else one).
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    per_host_connections: u32,
+    /// Time for a whole request and response.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    timeout: Duration,
+    /// Time to connect.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    connect_timeout: Duration,
+    /// Largest response body kept, in bytes (larger ones are abandoned).
+    #[arg(long, default_value_t = 10 << 20, value_name = "BYTES")]
+    max_size: u64,
+    /// Redirects followed from one URL, at most.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    max_redirects: u8,
+    /// Retries after a 429, 5xx, timeout or network error.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    retries: u8,
+    /// First retry back-off, doubled at each retry (Retry-After overrides it).
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    retry_backoff: Duration,
+    /// Media types of pages kept.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "text/html,application/xhtml+xml",
+        value_name = "TYPE,..."
+    )]
+    accept: Vec<String>,
+    /// The User-Agent sent (robots.txt is matched on the token `chaff`).
+    #[arg(long, default_value = chaff_crawl::USER_AGENT)]
+    user_agent: String,
+    /// Do not show a progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
+    if args.urls.is_empty()
+        && args.seeds.is_none()
+        && args.sitemap.is_empty()
+        && args.feed.is_empty()
+        && !args.resume
+    {
+        bail!("no seeds: give URLs, --seeds FILE, --sitemap URL or --feed URL");
+    }
+    let config = CrawlConfig {
+        out: args.out.clone(),
+        journal: None,
+        resume: args.resume,
+        concurrency: args.concurrency.max(1),
+        per_host_connections: args.per_host_connections.max(1),
+        delay: args.delay,
+        scope: match args.scope {
+            ScopeArg::Host => ScopeKind::Host,
+            ScopeArg::Domain => ScopeKind::Domain,
+            ScopeArg::Prefix => ScopeKind::Prefix,
+        },
+        max_depth: args.max_depth,
+        max_pages_per_site: args.max_pages_per_site,
+        max_pages: args.max_pages,
+        timeout: args.timeout,
+        connect_timeout: args.connect_timeout,
+        max_body_bytes: args.max_size,
+        max_redirects: args.max_redirects,
+        max_retries: args.retries,
+        retry_backoff: args.retry_backoff,
+        accept: args
+            .accept
+            .iter()
+            .map(|a| a.trim().to_ascii_lowercase())
+            .collect(),
+        user_agent: args.user_agent.clone(),
+        ..CrawlConfig::default()
+    };
+    let fixed: Vec<Seed> = args
+        .sitemap
+        .iter()
+        .cloned()
+        .map(Seed::Sitemap)
+        .chain(args.feed.iter().cloned().map(Seed::Feed))
+        .chain(args.urls.iter().cloned().map(Seed::Page))
+        .collect();
+    let from_file: Box<dyn Iterator<Item = Seed> + Send> = match &args.seeds {
+        None => Box::new(std::iter::empty()),
+        Some(path) => {
+            let reader: Box<dyn BufRead + Send> = if path.as_os_str() == "-" {
+                Box::new(std::io::BufReader::new(std::io::stdin()))
+            } else {
+                Box::new(std::io::BufReader::new(
+                    std::fs::File::open(path)
+                        .with_context(|| format!("cannot open seeds {}", path.display()))?,
+                ))
+            };
+            Box::new(
+                reader
+                    .lines()
+                    .map_while(Result::ok)
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(Seed::Page),
+            )
+        }
+    };
+    let seeds = fixed.into_iter().chain(from_file);
+    let summary = crawl_with_progress(config, seeds, args.quiet, None)?;
+    print_summary(&summary, &args.out);
+    Ok(if summary.errors > 0 {
+        Status::Partial
+    } else {
+        Status::Ok
+    })
+}
+
+/// Runs a crawl with a progress bar (pages, bytes, errors, queue) on stderr, hidden when
+/// stderr is not a terminal. `sample_rss` collects (pages, resident KiB) every 0.2 s.
+fn crawl_with_progress(
+    config: CrawlConfig,
+    seeds: impl Iterator<Item = Seed> + Send + 'static,
+    quiet: bool,
+    sample_rss: Option<&mut Vec<(u64, u64)>>,
+) -> anyhow::Result<Summary> {
+    let stats = Arc::new(Stats::default());
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let stats = Arc::clone(&stats);
+        let done = Arc::clone(&done);
+        let bar = bar.clone();
+        let sampling = sample_rss.is_some();
+        std::thread::spawn(move || {
+            let mut samples = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
+                bar.set_message(format!(
+                    "{} pages, {}, {} errors, {} queued, {} in flight",
+                    get(&stats.stored),
+                    human_bytes(get(&stats.bytes)),
+                    get(&stats.errors),
+                    get(&stats.queued),
+                    get(&stats.in_flight)
+                ));
+                bar.tick();
+                if sampling && let Some(kib) = proc_status_kib("VmRSS:") {
+                    samples.push((get(&stats.stored), kib));
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            samples
+        })
+    };
+    let result = chaff_crawl::crawl(config, seeds, Arc::clone(&stats));
+    done.store(true, Ordering::Relaxed);
+    let samples = watcher.join().unwrap_or_default();
+    bar.finish_and_clear();
+    if let Some(out) = sample_rss {
+        *out = samples;
+    }
+    Ok(result?)
+}
+
+fn print_summary(s: &Summary, out: &std::path::Path) {
+    let secs = s.elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "chaff: crawled {} responses ({} pages 2xx) from {} hosts, {} in {:.1} s ({:.0} responses/s); \
+         {} errors, {} retries, {} excluded by robots.txt, {} over limits, {} of other types; \
+         {} URLs seen, {} left; wrote {}",
+        s.stored,
+        s.pages_ok,
+        s.hosts,
+        human_bytes(s.bytes),
+        secs,
+        s.stored as f64 / secs,
+        s.errors,
+        s.retries,
+        s.robots_excluded,
+        s.limited,
+        s.skipped_type,
+        s.seen,
+        s.left,
+        out.display()
+    );
+    for e in &s.first_errors {
+        eprintln!("chaff:   {e}");
+    }
+    if s.errors as usize > s.first_errors.len() {
+        eprintln!(
+            "chaff:   ... and {} more",
+            s.errors as usize - s.first_errors.len()
+        );
+    }
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+/// A `/proc/self/status` field in KiB (Linux), e.g. `VmRSS:` or `VmHWM:`.
+fn proc_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[derive(Args)]
+pub struct CrawlBench {
+    /// Pages of the synthetic site served on 127.0.0.1.
+    #[arg(long, default_value_t = 50_000)]
+    pages: usize,
+    /// Requests under way at once.
+    #[arg(long, default_value_t = 32)]
+    concurrency: usize,
+    /// Requests under way at once to the (single) host.
+    #[arg(long, default_value_t = 32)]
+    per_host_connections: u32,
+    /// Keep the WARC here instead of a temporary folder.
+    #[arg(long, value_name = "FILE.warc.gz")]
+    out: Option<PathBuf>,
+}
+
+/// `chaff bench crawl`: the crawler against a local synthetic site with no delay; prints
+/// pages per second and resident memory as the crawl proceeds and at its peak.
+pub fn bench(args: CrawlBench) -> anyhow::Result<Status> {
+    let server = TestServer::start_with(synthetic_site(args.pages), false)
+        .context("cannot start the local test server")?;
+    let tmp = tempfile_dir()?;
+    let out = args.out.unwrap_or_else(|| tmp.join("bench.warc.gz"));
+    let config = CrawlConfig {
+        out: out.clone(),
+        delay: Duration::ZERO,
+        concurrency: args.concurrency.max(1),
+        per_host_connections: args.per_host_connections.max(1),
+        max_depth: u16::MAX,
+        ..CrawlConfig::default()
+    };
+    let seeds = vec![Seed::Page(format!("{}/", server.base()))];
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    let summary = crawl_with_progress(config, seeds.into_iter(), false, Some(&mut samples))?;
+    let secs = start.elapsed().as_secs_f64();
+    drop(server);
+    outln!(
+        "crawl: {} pages ({} responses) in {:.2} s: {:.0} pages/s, {:.1} MB of WARC",
+        summary.pages_ok,
+        summary.stored,
+        secs,
+        summary.pages_ok as f64 / secs,
+        std::fs::metadata(&out).map_or(0.0, |m| m.len() as f64 / 1e6)
+    )?;
+    let step = (args.pages as u64 / 5).max(1);
+    let mut next = step;
+    let mut line = String::from("resident memory by pages crawled:");
+    for (pages, kib) in &samples {
+        if *pages >= next {
+            line.push_str(&format!(" {pages}: {:.1} MB;", *kib as f64 / 1024.0));
+            next += step;
+        }
+    }
+    outln!("{line}")?;
+    outln!(
+        "peak resident memory (VmHWM): {}",
+        proc_status_kib("VmHWM:")
+            .map_or("unknown".into(), |k| format!("{:.1} MB", k as f64 / 1024.0))
+    )?;
+    if tmp.exists() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(if summary.errors > 0 {
+        Status::Partial
+    } else {
+        Status::Ok
+    })
+}
+
+fn tempfile_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("chaff-bench-crawl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}

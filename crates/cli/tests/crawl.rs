@@ -1,0 +1,165 @@
+//! `chaff crawl` end to end against a site served on 127.0.0.1 by the test: a crawl killed
+//! with SIGKILL mid-way and resumed fetches every page exactly once and leaves a WARC that
+//! reads to the end, which `chaff learn --per-site` learns from.
+
+use std::collections::HashMap;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chaff_crawl::testsite::{Reply, TestServer};
+
+const PAGES: usize = 20;
+
+fn page(n: usize) -> Reply {
+    let mut html = format!(
+        "<!doctype html><html><head><title>Story {n}</title></head><body>\
+         <nav><a href=\"/p/0\">Home</a> <a href=\"/about\">About us</a></nav>\
+         <main><h1>Story number {n}</h1><p>This is the text of story {n}, {} words long.</p>",
+        n * 37 % 101
+    );
+    for m in [n + 1, n + 2] {
+        if m < PAGES {
+            html.push_str(&format!("<a href=\"/p/{m}\">next {m}</a> "));
+        }
+    }
+    html.push_str(
+        "</main><footer>Copyright the test site, all rights reserved.</footer></body></html>",
+    );
+    Reply::html(html)
+}
+
+fn site() -> TestServer {
+    TestServer::start(|path| {
+        match path
+            .strip_prefix("/p/")
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            Some(n) if n < PAGES => page(n),
+            _ => Reply::not_found(),
+        }
+    })
+    .expect("test server starts")
+}
+
+fn page_hits(server: &TestServer) -> Vec<(String, Instant)> {
+    server
+        .hits()
+        .into_iter()
+        .filter(|h| h.path.starts_with("/p/"))
+        .map(|h| (h.path, h.at))
+        .collect()
+}
+
+#[test]
+fn kill_then_resume_fetches_each_page_once() {
+    let server = site();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("crawl.warc.gz");
+    let delay = "150ms";
+    let args = |resume: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_chaff"));
+        cmd.args(["crawl", "--quiet", "--delay", delay, "--out"])
+            .arg(&out)
+            .arg(format!("{}/p/0", server.base()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd
+    };
+    let mut child = args(false).spawn().expect("chaff crawl starts");
+    // Kill between two fetches: half a delay after a page was served, when its records
+    // are written and the next request is not due yet.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "crawl made no progress");
+        let hits = page_hits(&server);
+        if hits.len() >= PAGES / 3 {
+            let last = hits.last().map(|h| h.1).unwrap_or_else(Instant::now);
+            let kill_at = last + Duration::from_millis(75);
+            std::thread::sleep(kill_at.saturating_duration_since(Instant::now()));
+            if page_hits(&server).len() == hits.len() {
+                break;
+            }
+        } else {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    child.kill().expect("SIGKILL"); // Child::kill is SIGKILL on unix
+    let _ = child.wait();
+    let before_resume = page_hits(&server).len();
+    assert!(before_resume < PAGES, "killed before the end");
+
+    let resumed = args(true).output().expect("chaff crawl --resume runs");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "resume failed: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for (path, _) in page_hits(&server) {
+        *counts.entry(path).or_default() += 1;
+    }
+    for n in 0..PAGES {
+        assert_eq!(
+            counts.get(&format!("/p/{n}")),
+            Some(&1),
+            "/p/{n}: {counts:?}"
+        );
+    }
+
+    // The WARC reads to the end, every page exactly once.
+    let mut urls: Vec<String> = chaff_corpus::WarcPages::open(&out)
+        .expect("WARC opens")
+        .map(|p| p.expect("no damaged record").url.unwrap_or_default())
+        .collect();
+    urls.sort();
+    let stored = urls.len();
+    urls.dedup();
+    assert_eq!(stored, urls.len(), "a page stored twice");
+    assert_eq!(stored, PAGES);
+
+    // Starting again over it without --resume is refused, not a silent overwrite.
+    let again = args(false).output().expect("chaff crawl runs");
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+
+    // chaff learn --per-site reads it.
+    let profiles = dir.path().join("profiles");
+    let learn = Command::new(env!("CARGO_BIN_EXE_chaff"))
+        .args(["learn", "--per-site", "-q", "-o"])
+        .arg(&profiles)
+        .arg(&out)
+        .output()
+        .expect("chaff learn runs");
+    assert!(
+        learn.status.success(),
+        "learn: {}",
+        String::from_utf8_lossy(&learn.stderr)
+    );
+    let written = std::fs::read_dir(&profiles).expect("profiles dir").count();
+    assert_eq!(written, 1, "one site, one profile");
+}
+
+#[test]
+fn durations_and_usage_errors() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_chaff"))
+            .args(args)
+            .output()
+            .expect("chaff runs")
+    };
+    let bad = run(&[
+        "crawl",
+        "--delay",
+        "5 parsecs",
+        "--out",
+        "x.warc.gz",
+        "http://127.0.0.1:9/",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown unit"));
+    let none = run(&["crawl", "--out", "x.warc.gz"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no seeds"));
+}
