@@ -48,6 +48,9 @@ pub enum Error {
     /// Learning a template by alignment failed.
     #[error(transparent)]
     Align(#[from] chaff_align::AlignError),
+    /// Learning the main content's wrapper (FOREST) failed.
+    #[error(transparent)]
+    Forest(#[from] chaff_forest::ForestError),
     /// The profile lacks a method that was asked for.
     #[error("the profile has no {method} model (it has: {has})")]
     MissingMethod {

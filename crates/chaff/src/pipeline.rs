@@ -7,6 +7,7 @@ use chaff_core::{Labeler, Labels, PageInput};
 use chaff_corpus::{CorpusError, Media, Page, SiteKey, site_key};
 use chaff_dom::{Document, ParseOptions, TextView};
 use chaff_extract::{Format, PageMeta};
+use chaff_forest::{CompiledForest, FeedItems, ForestConfig};
 use chaff_suffix::{CompiledSuffix, SuffixConfig, View};
 use rayon::prelude::*;
 
@@ -141,6 +142,8 @@ pub struct MethodSet {
     pub suffix: bool,
     /// Multiple alignment of tag sequences.
     pub align: bool,
+    /// The main content by significant tag paths (FOREST).
+    pub forest: bool,
 }
 
 impl Default for MethodSet {
@@ -149,6 +152,7 @@ impl Default for MethodSet {
         MethodSet {
             suffix: true,
             align: false,
+            forest: false,
         }
     }
 }
@@ -162,6 +166,10 @@ pub struct LearnOptions {
     pub suffix: SuffixConfig,
     /// The alignment method's configuration.
     pub align: AlignConfig,
+    /// FOREST's configuration.
+    pub forest: ForestConfig,
+    /// Web-feed items giving FOREST signifiers for the pages they link to.
+    pub feeds: Option<FeedItems>,
     /// Which site(s).
     pub site: SiteChoice,
     /// Cross-site filtering threshold for `PerSite` (None: the default, at least half the
@@ -221,7 +229,19 @@ pub fn learn(
                 (true, false) => loaded.view.text().to_string(),
                 (true, true) => loaded.text.unwrap_or_default(),
             };
-            Ok((loaded.site.as_str().to_string(), Material { text, tokens }))
+            let site = loaded.site.as_str().to_string();
+            let forest = opts
+                .methods
+                .forest
+                .then(|| (loaded.doc, loaded.view, loaded.url));
+            Ok((
+                site,
+                Material {
+                    text,
+                    tokens,
+                    forest,
+                },
+            ))
         })
         .collect();
     let mut by_site: BTreeMap<String, Vec<Material>> = BTreeMap::new();
@@ -322,6 +342,27 @@ pub fn learn(
             profile.methods.align = Some(model?);
         }
     }
+    if opts.methods.forest {
+        let models: Vec<Result<chaff_forest::ForestModel, Error>> = sites
+            .par_iter()
+            .map(|(_, pages)| {
+                let inputs: Vec<PageInput<'_>> = pages
+                    .iter()
+                    .filter_map(|m| m.forest.as_ref())
+                    .map(|(doc, view, url)| PageInput {
+                        doc,
+                        view,
+                        source: "",
+                        url: url.as_deref(),
+                    })
+                    .collect();
+                Ok(chaff_forest::learn(&inputs, &opts.forest, opts.feeds.as_ref())?.model)
+            })
+            .collect();
+        for (profile, model) in profiles.iter_mut().zip(models) {
+            profile.methods.forest = Some(model?);
+        }
+    }
     learned.profiles = profiles;
     Ok(learned)
 }
@@ -332,6 +373,8 @@ struct Material {
     text: String,
     /// The alignment method's tokens.
     tokens: Option<PageTokens>,
+    /// FOREST's page: the DOM, its view and the URL.
+    forest: Option<(Document, TextView, Option<String>)>,
 }
 
 /// Learns one profile per site from each site's documents (already in the configured
@@ -436,6 +479,7 @@ pub struct Cleaner {
     profile: Profile,
     suffix: Option<CompiledSuffix>,
     align: Option<CompiledAlign>,
+    forest: Option<CompiledForest>,
     menu: Option<chaff_menu::MenuLabeler>,
     parse: ParseOptions,
 }
@@ -458,6 +502,7 @@ impl Cleaner {
             for (asked, present, method) in [
                 (m.suffix, has.suffix.is_some(), "suffix"),
                 (m.align, has.align.is_some(), "align"),
+                (m.forest, has.forest.is_some(), "forest"),
             ] {
                 if asked && !present {
                     return Err(Error::MissingMethod {
@@ -470,6 +515,7 @@ impl Cleaner {
         let wanted = methods.unwrap_or(MethodSet {
             suffix: true,
             align: true,
+            forest: true,
         });
         let suffix = has
             .suffix
@@ -482,10 +528,17 @@ impl Cleaner {
             .clone()
             .filter(|_| wanted.align)
             .map(CompiledAlign::new);
+        let forest = has
+            .forest
+            .as_ref()
+            .filter(|_| wanted.forest)
+            .map(chaff_forest::ForestModel::compile)
+            .transpose()?;
         Ok(Cleaner {
             profile,
             suffix,
             align,
+            forest,
             menu: None,
             parse,
         })
@@ -558,6 +611,10 @@ impl Cleaner {
             };
             if let Some(align) = &self.align {
                 labels.union(&align.label(&input));
+            }
+            // FOREST keeps the wrapper's subtrees; the other models still remove inside them.
+            if let Some(forest) = &self.forest {
+                labels.union(&forest.label(&input));
             }
             if let Some(menu) = &self.menu {
                 labels.union(&menu.label(&input));

@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use chaff_align::AlignModel;
+use chaff_forest::ForestModel;
 use chaff_suffix::SuffixModel;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,9 @@ pub struct Methods {
     /// Multiple alignment of tag sequences (Geraci & Maggini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub align: Option<AlignModel>,
+    /// The main content's generic XPath by significant tag paths (Oita & Senellart).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forest: Option<ForestModel>,
 }
 
 impl Methods {
@@ -60,6 +64,9 @@ impl Methods {
         }
         if self.align.is_some() {
             out.push("align");
+        }
+        if self.forest.is_some() {
+            out.push("forest");
         }
         out
     }

@@ -6,6 +6,8 @@
 //!   wall time, MB/s and the process's peak resident memory.
 //! * `bench clean`: cleaning throughput with a profile, single-threaded (per core) and with
 //!   all threads.
+//! * `bench forest`: FOREST's learning time for 20 pages and its wrapper's time per page
+//!   beside the parse time per page.
 //!
 //! Timing lives here, never in tests.
 
@@ -36,6 +38,9 @@ enum What {
     Align(AlignBench),
     /// Crawl a local synthetic site with no delay: pages/s and resident memory.
     Crawl(crate::crawl::CrawlBench),
+    /// Time FOREST: learning from 20 pages of a site, and applying the wrapper to a page
+    /// beside parsing it.
+    Forest(crate::forest_eval::ForestBench),
 }
 
 #[derive(Args)]
@@ -112,6 +117,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Clean(b) => clean(b),
         What::Align(b) => align(b),
         What::Crawl(b) => crate::crawl::bench(b),
+        What::Forest(b) => crate::forest_eval::bench(b),
     }
 }
 

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::common::{self, Status};
-use crate::learn::{AlignArgs, SuffixArgs};
+use crate::learn::{AlignArgs, ForestArgs, SuffixArgs};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Dataset {
@@ -45,6 +45,8 @@ pub enum Run {
     Align,
     /// Learn both and clean with both (a node goes when either removes it).
     SuffixAlign,
+    /// Learn FOREST's main-content XPath per site (on all its pages), then clean.
+    Forest,
     /// No cleaning: score each page's whole visible text.
     Full,
 }
@@ -106,6 +108,15 @@ pub struct EvalArgs {
     sweep: Vec<usize>,
     #[command(flatten)]
     align: AlignArgs,
+    #[command(flatten)]
+    pub(crate) forest: ForestArgs,
+    /// FOREST: draw the paper's Figure 5, F1 against the number of sample pages per site
+    /// (1 to 20), as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    fig5: Option<PathBuf>,
+    /// FOREST: draw the paper's Figure 6, F1 against the number of signifiers, as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    fig6: Option<PathBuf>,
 }
 
 impl Run {
@@ -113,6 +124,7 @@ impl Run {
         chaff::MethodSet {
             suffix: matches!(self, Run::Suffix | Run::SuffixAlign),
             align: matches!(self, Run::Align | Run::SuffixAlign),
+            forest: matches!(self, Run::Forest),
         }
     }
 }
@@ -182,6 +194,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
         if !ok.is_empty() {
             sites.push((site, ok));
         }
+    }
+    if args.fig5.is_some() || args.fig6.is_some() {
+        crate::forest_eval::figures(
+            &args.forest,
+            &sites,
+            args.fig5.as_deref(),
+            args.fig6.as_deref(),
+        )?;
     }
     let predicted: BTreeMap<String, String> = match (&args.predictions, args.run) {
         (Some(path), _) => read_predictions(path)?,
@@ -303,6 +323,21 @@ fn run_learned(
             let model = chaff_align::learn(&tokens, &config)?.model;
             if let Some(p) = profiles.get_mut(site) {
                 p.methods.align = Some(model);
+            }
+        }
+    }
+    if methods.forest {
+        let config = args.forest.config()?;
+        for (site, pages) in &learnable {
+            let inputs: Vec<chaff_core::PageInput<'_>> =
+                pages.iter().map(|(_, p)| p.input()).collect();
+            match chaff_forest::learn(&inputs, &config, None) {
+                Ok(learned) => {
+                    if let Some(p) = profiles.get_mut(site) {
+                        p.methods.forest = Some(learned.model);
+                    }
+                }
+                Err(e) => common::warn(format!("{site}: {e}")),
             }
         }
     }

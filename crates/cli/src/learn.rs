@@ -17,6 +17,8 @@ pub enum Method {
     Suffix,
     /// Multiple alignment of tag sequences (Geraci & Maggini).
     Align,
+    /// The main content's generic XPath by significant tag paths (Oita & Senellart).
+    Forest,
 }
 
 /// The methods named on the command line as a set.
@@ -24,6 +26,92 @@ pub fn method_set(methods: &[Method]) -> chaff::MethodSet {
     chaff::MethodSet {
         suffix: methods.contains(&Method::Suffix),
         align: methods.contains(&Method::Align),
+        forest: methods.contains(&Method::Forest),
+    }
+}
+
+/// How FOREST ranks structural patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ForestRanking {
+    /// Informativeness J x U (the paper's FOREST).
+    Informativeness,
+    /// Jeffreys' density J alone (Figure 7).
+    Density,
+    /// Unexpectedness U alone (Figure 7).
+    Unexpectedness,
+    /// The COVERAGE baseline (eq. 6-7).
+    Coverage,
+}
+
+/// FOREST's parameters (shared by `learn`, `eval` and `bench`).
+#[derive(Args, Clone, Debug)]
+pub struct ForestArgs {
+    /// FOREST: signifiers per page (top-k tf-idf terms), 1 to 64.
+    #[arg(long, default_value_t = chaff_forest::DEFAULT_KEYWORDS, value_name = "K")]
+    keywords: usize,
+    /// FOREST: rank patterns by the COVERAGE baseline instead of informativeness.
+    #[arg(long)]
+    coverage: bool,
+    /// FOREST: the ranking measure (--coverage is short for `coverage`).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "informativeness",
+        value_name = "MEASURE"
+    )]
+    forest_ranking: ForestRanking,
+    /// FOREST: element types with whole attribute values instead of the tolerant form.
+    #[arg(long)]
+    full_attributes: bool,
+    /// FOREST: when the wrapper matches nothing on at least this share of the pages (a second
+    /// template), add the top pattern of those pages as an alternative; above 1, never.
+    #[arg(long, default_value_t = chaff_forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
+    min_template_share: f64,
+    /// FOREST: a web feed (RSS or Atom) whose items give signifiers (title and description)
+    /// to the pages they link to; repeatable.
+    #[arg(long, value_name = "FEED.xml")]
+    feed: Vec<PathBuf>,
+}
+
+impl ForestArgs {
+    /// The learner's configuration.
+    pub fn config(&self) -> anyhow::Result<chaff_forest::ForestConfig> {
+        if !(1..=64).contains(&self.keywords) {
+            bail!("--keywords must be between 1 and 64, got {}", self.keywords);
+        }
+        use chaff_forest::Ranking;
+        let ranking = match (self.coverage, self.forest_ranking) {
+            (true, _) | (_, ForestRanking::Coverage) => Ranking::Coverage,
+            (_, ForestRanking::Informativeness) => Ranking::Informativeness,
+            (_, ForestRanking::Density) => Ranking::Density,
+            (_, ForestRanking::Unexpectedness) => Ranking::Unexpectedness,
+        };
+        Ok(chaff_forest::ForestConfig {
+            keywords: self.keywords,
+            ranking,
+            attributes: if self.full_attributes {
+                chaff_forest::AttributeForm::Full
+            } else {
+                chaff_forest::AttributeForm::Tolerant
+            },
+            min_template_share: self.min_template_share,
+        })
+    }
+
+    /// The items of the feeds given with --feed, if any.
+    pub fn feeds(&self) -> anyhow::Result<Option<chaff_forest::FeedItems>> {
+        if self.feed.is_empty() {
+            return Ok(None);
+        }
+        let mut items = chaff_forest::FeedItems::new();
+        for path in &self.feed {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            items
+                .add_feed(&bytes)
+                .with_context(|| format!("{}", path.display()))?;
+        }
+        Ok(Some(items))
     }
 }
 
@@ -154,6 +242,8 @@ pub struct LearnArgs {
     pages: usize,
     #[command(flatten)]
     align: AlignArgs,
+    #[command(flatten)]
+    forest: ForestArgs,
     /// Print the cleaning expressions, one per line, on stdout.
     #[arg(long)]
     print_regexes: bool,
@@ -180,6 +270,8 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         methods,
         suffix: config,
         align,
+        forest: args.forest.config()?,
+        feeds: args.forest.feeds()?,
         site,
         cross_site_min: args.suffix.cross_site_min,
         parse: args.input.parse_options(),
@@ -247,6 +339,20 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
                     path.display()
                 );
             }
+        }
+        if let (Some(m), Some(out)) = (&profile.methods.forest, &args.output) {
+            eprintln!(
+                "chaff: {}: main content at {} (on {} of {} pages{}) -> {}",
+                profile.site,
+                m.xpath,
+                m.pages,
+                profile.pages,
+                m.css
+                    .as_deref()
+                    .map(|c| format!("; CSS {c}"))
+                    .unwrap_or_default(),
+                out.display()
+            );
         }
         if let (Some(plot), Some(m)) = (&args.plot, suffix) {
             let path = if per_site {

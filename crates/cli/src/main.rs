@@ -16,6 +16,7 @@ mod clean;
 mod common;
 mod crawl;
 mod eval;
+mod forest_eval;
 mod learn;
 mod menu;
 mod plot;

@@ -1,4 +1,5 @@
-//! Plots: the document-frequency histogram with the chosen cutoff (thesis Figure 3.2).
+//! Plots: the document-frequency histogram with the chosen cutoff (thesis Figure 3.2), and
+//! line charts (the FOREST paper's Figures 5 and 6).
 
 use std::path::Path;
 
@@ -64,4 +65,85 @@ fn draw_histogram(
         root.present()?;
         Ok(())
     }
+}
+
+/// One line of a line chart: its name and its points.
+pub struct Line {
+    /// The legend entry.
+    pub name: String,
+    /// (x, y) points in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Draws lines with points and a legend, y from 0 to 1, as SVG (the FOREST paper's Figures
+/// 5 and 6).
+pub fn lines(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    lines: &[Line],
+) -> anyhow::Result<()> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        draw_lines(&root, title, x_desc, y_desc, lines)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+    }
+    chaff::corpus::atomic_write(path, svg.as_bytes())?;
+    Ok(())
+}
+
+fn draw_lines(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    lines: &[Line],
+) -> Result<(), Box<dyn std::error::Error>> {
+    root.fill(&WHITE)?;
+    let xs = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0));
+    let (lo, hi) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let (lo, hi) = if lo <= hi {
+        (lo, hi.max(lo + 1.0))
+    } else {
+        (0.0, 1.0)
+    };
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(lo..hi, 0f64..1f64)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()?;
+    for (i, line) in lines.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                line.points.iter().copied(),
+                colour.stroke_width(2),
+            ))?
+            .label(line.name.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        chart.draw_series(
+            line.points
+                .iter()
+                .map(|&p| Circle::new(p, 3, colour.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
 }

@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use chaff_core::PageInput;
-use chaff_dom::{Document, NodeId};
+use chaff_dom::{Document, NodeId, XPath};
 use serde::{Deserialize, Serialize};
 
 use crate::ForestError;
@@ -33,6 +33,9 @@ use crate::terms::Vocabulary;
 
 /// The paper's number of signifiers per page.
 pub const DEFAULT_KEYWORDS: usize = 10;
+
+/// The share of sample pages without a match that makes the learner add an alternative.
+pub const DEFAULT_MIN_TEMPLATE_SHARE: f64 = 0.25;
 
 /// How attribute values enter element types.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +57,10 @@ pub struct ForestConfig {
     pub ranking: Ranking,
     /// How attribute values enter element types.
     pub attributes: AttributeForm,
+    /// When the wrapper selects nothing on at least this share of the sample pages (and on
+    /// at least two), the top pattern of those pages is added to it as an alternative (a
+    /// site with a second template); above 1, never.
+    pub min_template_share: f64,
 }
 
 impl Default for ForestConfig {
@@ -62,6 +69,7 @@ impl Default for ForestConfig {
             keywords: DEFAULT_KEYWORDS,
             ranking: Ranking::Informativeness,
             attributes: AttributeForm::Tolerant,
+            min_template_share: DEFAULT_MIN_TEMPLATE_SHARE,
         }
     }
 }
@@ -205,25 +213,109 @@ pub fn learn(
     for (pi, ((page, pterms), sigs)) in pages.iter().zip(&terms).zip(&signifiers).enumerate() {
         scan_page(pi, page.doc, pterms, sigs, config, &mut patterns);
     }
-    let mut ranked: Vec<(RankedPattern, Stats)> = patterns
-        .into_iter()
-        .map(|((element, level), stats)| {
-            let scores: Vec<f64> = stats.per_page.values().copied().collect();
-            let relevance = match config.ranking {
-                Ranking::Coverage => measures::coverage_relevance(&scores, level),
-                _ => measures::relevance(&scores, level),
+    let patterns: Vec<((ElementType, u32), Stats)> = patterns.into_iter().collect();
+    // The top pattern over all pages; then, while enough pages are left on which the
+    // wrappers so far select nothing (a second template of the site), the top pattern over
+    // those pages, united with the first.
+    let n = pages.len();
+    let min_left = ((config.min_template_share * n as f64).ceil() as usize).max(2);
+    let mut left = vec![true; n];
+    let mut parts: Vec<Part> = Vec::new();
+    let mut first: Option<(RankedPattern, Vec<RankedPattern>)> = None;
+    loop {
+        let ranked = rank(&patterns, &left, config.ranking);
+        let Some(&(ref top, i)) = ranked.first() else {
+            break;
+        };
+        let Some((_, stats)) = patterns.get(i) else {
+            break;
+        };
+        let part = wrapper(top, stats, pages, config);
+        let compiled = XPath::parse(&part.xpath)?;
+        for (pi, page) in pages.iter().enumerate() {
+            if left[pi] && !compiled.select(page.doc).is_empty() {
+                left[pi] = false;
+            }
+        }
+        if first.is_none() {
+            first = Some((top.clone(), ranked.iter().take(10).map(|r| r.0.clone()).collect()));
+        }
+        parts.push(part);
+        if config.min_template_share > 1.0 || left.iter().filter(|&&l| l).count() < min_left {
+            break;
+        }
+    }
+    let Some((top, ranking)) = first else {
+        return Err(ForestError::NoSignificantNodes);
+    };
+    let join = |f: &dyn Fn(&Part) -> Option<&str>, sep: &str| -> Option<String> {
+        parts
+            .iter()
+            .map(f)
+            .collect::<Option<Vec<&str>>>()
+            .map(|v| v.join(sep))
+    };
+    let model = ForestModel {
+        xpath: join(&|p| Some(p.xpath.as_str()), " | ").unwrap_or_default(),
+        relaxed_xpath: join(&|p| p.relaxed.as_deref(), " | "),
+        css: join(&|p| p.css.as_deref(), ", "),
+        paper_xpath: join(&|p| Some(p.paper.as_str()), " | ").unwrap_or_default(),
+        level: top.level,
+        dfs: top.dfs.clone(),
+        pages: top.pages,
+        relevance: top.relevance,
+        templates: parts.len() as u32,
+        ranking: config.ranking,
+        signifiers: if from_feeds {
+            SignifierSource::Feeds
+        } else {
+            SignifierSource::TfIdf
+        },
+    };
+    Ok(Learned {
+        model,
+        ranking,
+        signifiers: signifiers
+            .iter()
+            .map(|s| s.iter().map(|(t, _)| vocab.term(*t).to_string()).collect())
+            .collect(),
+    })
+}
+
+/// The patterns ranked on the pages marked in `on`, best first, with their indices.
+fn rank(
+    patterns: &[((ElementType, u32), Stats)],
+    on: &[bool],
+    ranking: Ranking,
+) -> Vec<(RankedPattern, usize)> {
+    let mut ranked: Vec<(RankedPattern, usize)> = patterns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, ((element, level), stats))| {
+            let scores: Vec<f64> = stats
+                .per_page
+                .iter()
+                .filter(|(pi, _)| on.get(**pi).copied().unwrap_or(false))
+                .map(|(_, s)| *s)
+                .collect();
+            if scores.is_empty() {
+                return None;
+            }
+            let relevance = match ranking {
+                Ranking::Coverage => measures::coverage_relevance(&scores, *level),
+                _ => measures::relevance(&scores, *level),
             };
             let mut dfs: Vec<u32> = stats.occurrences.iter().map(|o| o.2).collect();
             dfs.sort_unstable();
             dfs.dedup();
             let pattern = RankedPattern {
-                element,
-                level,
-                pages: stats.per_page.len() as u32,
+                element: element.clone(),
+                level: *level,
+                pages: scores.len() as u32,
                 relevance,
                 dfs,
             };
-            (pattern, stats)
+            Some((pattern, i))
         })
         .collect();
     ranked.sort_by(|(a, _), (b, _)| {
@@ -232,18 +324,7 @@ pub fn learn(
             .then_with(|| b.level.cmp(&a.level))
             .then_with(|| a.element.cmp(&b.element))
     });
-    let Some((top, stats)) = ranked.first() else {
-        return Err(ForestError::NoSignificantNodes);
-    };
-    let model = wrapper(top, stats, pages, config, from_feeds);
-    Ok(Learned {
-        model,
-        ranking: ranked.iter().take(10).map(|(p, _)| p.clone()).collect(),
-        signifiers: signifiers
-            .iter()
-            .map(|s| s.iter().map(|(t, _)| vocab.term(*t).to_string()).collect())
-            .collect(),
-    })
+    ranked
 }
 
 /// Adds the patterns of one page's significant paths to `patterns`.
@@ -371,8 +452,7 @@ fn wrapper(
     stats: &Stats,
     pages: &[PageInput<'_>],
     config: &ForestConfig,
-    from_feeds: bool,
-) -> ForestModel {
+) -> Part {
     let el = &top.element;
     let dfs_alts: Vec<String> = top.dfs.iter().map(|d| format!("@dfs='{d}'")).collect();
     let (xpath, relaxed_xpath, css) = if el.dfs.is_some() {
@@ -441,28 +521,26 @@ fn wrapper(
             format!("{inner} and ({})]", dfs_alts.join(" or "))
         }
     };
-    ForestModel {
+    Part {
         xpath,
-        relaxed_xpath,
+        relaxed: relaxed_xpath,
         css,
-        paper_xpath,
-        level: top.level,
-        dfs: top.dfs.clone(),
-        pages: top.pages,
-        relevance: top.relevance,
-        ranking: config.ranking,
-        signifiers: if from_feeds {
-            SignifierSource::Feeds
-        } else {
-            SignifierSource::TfIdf
-        },
+        paper: paper_xpath,
     }
+}
+
+/// One pattern's expressions.
+struct Part {
+    xpath: String,
+    relaxed: Option<String>,
+    css: Option<String>,
+    paper: String,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chaff_dom::{Selector, TextView, XPath};
+    use chaff_dom::{Selector, TextView};
 
     #[test]
     fn tolerant_forms() {

@@ -73,8 +73,10 @@
 //! stays bent at every level and time grows as `n²` (10,000 nodes: 0.5 s; 100,000: about a
 //! minute). Pages are at most 512 deep once `chaff_dom` has flattened them, which caps
 //! `Σ |S_i|` at `512 · n`: 50,000 distinct scores under a 512-deep chain take 0.5-0.9 s. A
-//! path with few distinct scores (100,000 nodes, 5 scores) is instant. Floating point: bends are exact grid indices; values carry rounding only, and
-//! the reported cost is recomputed from the returned `y` (see [`objective`]).
+//! path with few distinct scores (100,000 nodes, 5 scores) is instant.
+//!
+//! Floating point: bends are exact grid indices and values carry rounding only; the reported
+//! cost is recomputed from the returned `y` (see [`objective`]).
 //!
 //! # Deviations and readings
 //!
