@@ -1,6 +1,9 @@
 //! `chaff crawl`: a site's pages into a WARC file, politely (chaff-crawl does the work;
 //! this is arguments, the progress bar and the summary). `chaff bench crawl` measures the
 //! crawler against a local synthetic site.
+//!
+//! Exit status 1 when some URLs could not be fetched at all (network errors, timeouts, size
+//! and redirect limits); responses with an HTTP error status are stored and only counted.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -207,10 +210,11 @@ fn crawl_with_progress(
             while !done.load(Ordering::Relaxed) {
                 let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
                 bar.set_message(format!(
-                    "{} pages, {}, {} errors, {} queued, {} in flight",
+                    "{} pages, {}, {} errors, {} HTTP 4xx/5xx, {} queued, {} in flight",
                     get(&stats.stored),
                     human_bytes(get(&stats.bytes)),
                     get(&stats.errors),
+                    get(&stats.http_errors),
                     get(&stats.queued),
                     get(&stats.in_flight)
                 ));
@@ -237,7 +241,7 @@ fn print_summary(s: &Summary, out: &std::path::Path) {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
         "chaff: crawled {} responses ({} pages 2xx) from {} hosts, {} in {:.1} s ({:.0} responses/s); \
-         {} errors, {} retries, {} excluded by robots.txt, {} over limits, {} of other types; \
+         {} errors, {} HTTP 4xx/5xx, {} retries, {} excluded by robots.txt, {} over limits, {} of other types; \
          {} URLs seen, {} left; wrote {}",
         s.stored,
         s.pages_ok,
@@ -246,6 +250,7 @@ fn print_summary(s: &Summary, out: &std::path::Path) {
         secs,
         s.stored as f64 / secs,
         s.errors,
+        s.http_errors,
         s.retries,
         s.robots_excluded,
         s.limited,
@@ -257,11 +262,9 @@ fn print_summary(s: &Summary, out: &std::path::Path) {
     for e in &s.first_errors {
         eprintln!("chaff:   {e}");
     }
-    if s.errors as usize > s.first_errors.len() {
-        eprintln!(
-            "chaff:   ... and {} more",
-            s.errors as usize - s.first_errors.len()
-        );
+    let problems = (s.errors + s.http_errors) as usize;
+    if problems > s.first_errors.len() {
+        eprintln!("chaff:   ... and {} more", problems - s.first_errors.len());
     }
 }
 

@@ -121,8 +121,11 @@ pub struct Stats {
     pub pages_ok: AtomicU64,
     /// Body bytes received and stored.
     pub bytes: AtomicU64,
-    /// URLs given up on (network errors, too large, 4xx/5xx after retries, redirect limits).
+    /// URLs given up on without a stored response (network errors, timeouts, too large,
+    /// redirect limits).
     pub errors: AtomicU64,
+    /// Responses stored with a 4xx or 5xx status (after retries).
+    pub http_errors: AtomicU64,
     /// Retries scheduled.
     pub retries: AtomicU64,
     /// URLs not fetched because robots.txt disallows them.
@@ -152,8 +155,10 @@ pub struct Summary {
     pub pages_ok: u64,
     /// Body bytes stored.
     pub bytes: u64,
-    /// URLs given up on.
+    /// URLs given up on without a stored response.
     pub errors: u64,
+    /// Responses stored with a 4xx or 5xx status.
+    pub http_errors: u64,
     /// Retries.
     pub retries: u64,
     /// URLs excluded by robots.txt.
@@ -445,6 +450,7 @@ impl Crawler {
             pages_ok: get(&s.pages_ok),
             bytes: get(&s.bytes),
             errors: get(&s.errors),
+            http_errors: get(&s.http_errors),
             retries: get(&s.retries),
             robots_excluded: get(&s.robots_excluded),
             limited: get(&s.limited),
@@ -466,6 +472,10 @@ impl Crawler {
 
     fn note_error(&mut self, url: &str, message: &str) {
         Stats::add(&self.stats.errors, 1);
+        self.remember_error(url, message);
+    }
+
+    fn remember_error(&mut self, url: &str, message: &str) {
         if self.first_errors.len() < FIRST_ERRORS {
             self.first_errors.push(format!("{url}: {message}"));
         }
@@ -718,7 +728,8 @@ impl Crawler {
         if (300..400).contains(&status) {
             self.follow_redirect(&entry, &fetched, item);
         } else if !(200..300).contains(&status) {
-            self.note_error(&entry.url, &format!("HTTP {status}"));
+            Stats::add(&self.stats.http_errors, 1);
+            self.remember_error(&entry.url, &format!("HTTP {status}"));
         }
         match found {
             Found::Nothing => {}

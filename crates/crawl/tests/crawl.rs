@@ -331,6 +331,9 @@ fn failures_redirects_and_limits() {
     assert_eq!(stored.get("/flaky"), Some(&200));
     assert_eq!(stored.get("/moved"), Some(&301));
     assert_eq!(summary.skipped_type, 1);
+    assert_eq!(summary.http_errors, 2, "/missing and /error");
+    // Given up without a response: /slow (timeouts), /big, /chain (limit), the loop.
+    assert_eq!(summary.errors, 4, "{:?}", summary.first_errors);
     assert!(summary.retries >= 5);
     // Pages: /, /flaky, /target, three calendar months.
     validate(&cfg.out, 6);
