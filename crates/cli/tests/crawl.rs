@@ -254,3 +254,55 @@ fn kill_at_any_moment_leaves_a_resumable_warc() {
         "{refetched} pages fetched twice (killed after {killed_at})"
     );
 }
+
+#[test]
+fn seeds_file_and_page_limit() {
+    let server = site();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let seeds = dir.path().join("urls.txt");
+    std::fs::write(
+        &seeds,
+        format!(
+            "# seeds\n\n{0}/p/0\n{0}/p/5\nmailto:nobody@example.org\n",
+            server.base()
+        ),
+    )
+    .expect("write seeds");
+    let out = dir.path().join("site.warc.gz");
+    let run = Command::new(env!("CARGO_BIN_EXE_chaff"))
+        .args([
+            "crawl",
+            "--quiet",
+            "--delay",
+            "0ms",
+            "--max-pages-per-site",
+            "4",
+        ])
+        .arg("--seeds")
+        .arg(&seeds)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("chaff crawl runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    // The mailto: seed is reported and makes the exit status 1; the rest is crawled.
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("mailto:nobody@example.org: not an http(s) URL"),
+        "{stderr}"
+    );
+    // Four page fetches on the host (/about, linked from every page, is a 404 page fetch).
+    let fetched = server
+        .hits()
+        .iter()
+        .filter(|h| h.path != "/robots.txt")
+        .count();
+    assert_eq!(fetched, 4);
+    let pages = chaff_corpus::WarcPages::open(&out)
+        .expect("WARC opens")
+        .filter(Result::is_ok)
+        .count();
+    assert_eq!(pages, page_hits(&server).len());
+    let paths: Vec<String> = page_hits(&server).into_iter().map(|h| h.0).collect();
+    assert!(paths.contains(&"/p/0".to_string()) && paths.contains(&"/p/5".to_string()));
+}

@@ -228,6 +228,7 @@ fn configured_delay_spaces_requests() {
 fn failures_redirects_and_limits() {
     let flaky = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let flaky_server = Arc::clone(&flaky);
+    let busy_server = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let server = TestServer::start(move |path| {
         if let Some(rest) = path.strip_prefix("/chain/") {
             let n: u32 = rest.parse().unwrap_or(0);
@@ -241,11 +242,18 @@ fn failures_redirects_and_limits() {
         match path {
             "/" => page(&[
                 "/slow", "/missing", "/error", "/flaky", "/loop1", "/chain/0", "/big", "/pdf",
-                "/cal/0", "/moved",
+                "/cal/0", "/moved", "/busy",
             ]),
             "/slow" => page(&[]).with_delay(Duration::from_secs(2)),
             "/missing" => Reply::not_found(),
             "/error" => Reply::new(500, "text/plain", "oops"),
+            "/busy" => {
+                if busy_server.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 2 {
+                    Reply::new(429, "text/plain", "slow down")
+                } else {
+                    page(&[])
+                }
+            }
             "/flaky" => {
                 if flaky_server.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
                     Reply::new(503, "text/plain", "busy").with_header("Retry-After", "0")
@@ -282,6 +290,7 @@ fn failures_redirects_and_limits() {
     assert_eq!(c("/missing"), 1, "a 404 is not retried");
     assert_eq!(c("/error"), 3, "a 500 is retried twice");
     assert_eq!(c("/flaky"), 2, "a 503 then a 200");
+    assert_eq!(c("/busy"), 3, "two 429s then a 200");
     assert_eq!((c("/loop1"), c("/loop2")), (1, 1), "a redirect loop ends");
     // /chain/0 plus three redirects followed.
     assert_eq!(
@@ -335,8 +344,8 @@ fn failures_redirects_and_limits() {
     // Given up without a response: /slow (timeouts), /big, /chain (limit), the loop.
     assert_eq!(summary.errors, 4, "{:?}", summary.first_errors);
     assert!(summary.retries >= 5);
-    // Pages: /, /flaky, /target, three calendar months.
-    validate(&cfg.out, 6);
+    // Pages: /, /flaky, /busy, /target, three calendar months.
+    validate(&cfg.out, 7);
 }
 
 #[test]
