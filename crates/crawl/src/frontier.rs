@@ -295,6 +295,87 @@ mod tests {
         );
     }
 
+    #[derive(Debug, Clone)]
+    enum Op {
+        Push(usize),
+        Pop,
+        Finish(usize, u64),
+        Advance(u64),
+        Backoff(usize, u64),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0..3usize).prop_map(Op::Push),
+            Just(Op::Pop),
+            (0..3usize, 0..50u64).prop_map(|(h, w)| Op::Finish(h, w)),
+            (0..40u64).prop_map(Op::Advance),
+            (0..3usize, 0..80u64).prop_map(|(h, w)| Op::Backoff(h, w)),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Against a brute-force scan of the hosts: the heap returns a host only when it may
+        /// start, never waits while one may start, and never sleeps past the earliest time
+        /// one may.
+        #[test]
+        fn scheduler_matches_brute_force(ops in proptest::collection::vec(op(), 1..80), max in 1u32..3) {
+            let mut f = Frontier::new(max);
+            let t0 = Instant::now();
+            let mut now = t0;
+            let delays = [0u64, 10, 25];
+            let ids: Vec<usize> = (0..3)
+                .map(|h| f.host_id(&h.to_string(), "http://x", Duration::from_millis(delays[h]), false))
+                .collect();
+            let eligible = |f: &Frontier, id: usize| {
+                let h = f.host(id).unwrap();
+                !h.queue.is_empty() && h.in_flight < max
+            };
+            for op in ops {
+                match op {
+                    Op::Push(h) => f.push_back(ids[h], entry("http://x/")),
+                    Op::Advance(ms) => now += Duration::from_millis(ms),
+                    Op::Finish(h, wait) => {
+                        if f.host(ids[h]).unwrap().in_flight > 0 {
+                            f.finished(ids[h], now, Duration::from_millis(wait));
+                        }
+                    }
+                    Op::Backoff(h, ms) => {
+                        let host = f.host_mut(ids[h]).unwrap();
+                        host.next_allowed = host.next_allowed.max(now + Duration::from_millis(ms));
+                    }
+                    Op::Pop => {
+                        let ready_now: Vec<usize> = ids
+                            .iter()
+                            .copied()
+                            .filter(|&id| eligible(&f, id) && f.host(id).unwrap().next_allowed <= now)
+                            .collect();
+                        let earliest = ids
+                            .iter()
+                            .copied()
+                            .filter(|&id| eligible(&f, id))
+                            .map(|id| f.host(id).unwrap().next_allowed)
+                            .min();
+                        match f.pop_ready(now) {
+                            Pop::Ready(id) => {
+                                proptest::prop_assert!(ready_now.contains(&id));
+                                let _ = f.take(id);
+                                f.started(id, now);
+                            }
+                            Pop::Wait(at) => {
+                                proptest::prop_assert!(ready_now.is_empty());
+                                proptest::prop_assert!(at > now);
+                                proptest::prop_assert!(earliest.is_some_and(|e| at <= e));
+                            }
+                            Pop::Empty => proptest::prop_assert!(earliest.is_none()),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn several_per_host_when_allowed() {
         let mut f = Frontier::new(3);
