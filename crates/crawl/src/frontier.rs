@@ -8,6 +8,14 @@
 //! back with its new time instead of being fetched. Per-host queues are FIFO, so each site
 //! is crawled breadth-first.
 //!
+//! Two deviations from the thesis, both deliberate. The heap holds *hosts*, not URLs: all
+//! URLs of a host share one constraint, so a URL heap would hold n entries that move
+//! together whenever the host's time moves, while a host heap stays as small as the number
+//! of hosts and a reschedule costs O(log hosts); within a host, URLs keep their arrival
+//! order. And politeness is per host (and port), as the issue asks and as robots.txt is,
+//! where the thesis says per domain: hosts of one registrable domain are often different
+//! machines, and robots.txt rules and Crawl-delay are per host anyway.
+//!
 //! Politeness is counted from the *end* of the previous request to the host: the next
 //! request starts no earlier than `finished + delay`, so the server sees consecutive
 //! requests at least `delay` apart whatever the connection latency.
