@@ -69,22 +69,24 @@ fn kill_then_resume_fetches_each_page_once() {
         cmd
     };
     let mut child = args(false).spawn().expect("chaff crawl starts");
-    // Kill between two fetches: half a delay after a page was served, when its records
-    // are written and the next request is not due yet.
+    // Kill between two fetches: once the journal records every page the server has served
+    // (so its records are written) and the next request is not due yet (the delay).
+    let journal = chaff_crawl::journal_path_for(&out);
+    let journaled = || {
+        std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("D\t") && l.contains("/p/"))
+            .count()
+    };
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         assert!(Instant::now() < deadline, "crawl made no progress");
-        let hits = page_hits(&server);
-        if hits.len() >= PAGES / 3 {
-            let last = hits.last().map(|h| h.1).unwrap_or_else(Instant::now);
-            let kill_at = last + Duration::from_millis(75);
-            std::thread::sleep(kill_at.saturating_duration_since(Instant::now()));
-            if page_hits(&server).len() == hits.len() {
-                break;
-            }
-        } else {
-            std::thread::sleep(Duration::from_millis(5));
+        let served = page_hits(&server).len();
+        if served >= PAGES / 3 && journaled() == served {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(2));
     }
     child.kill().expect("SIGKILL"); // Child::kill is SIGKILL on unix
     let _ = child.wait();
