@@ -645,7 +645,11 @@ impl Crawler {
             RobotsState::Ready(Some(robot)) => robot
                 .delay
                 .filter(|d| d.is_finite() && *d > 0.0)
-                .map(|d| Duration::from_secs_f32(d).min(self.config.max_crawl_delay)),
+                // Clamped before converting: a huge Crawl-delay must not overflow a Duration.
+                .map(|d| {
+                    let max = self.config.max_crawl_delay;
+                    Duration::from_secs_f64(f64::from(d).min(max.as_secs_f64()))
+                }),
             _ => None,
         };
         if let Some(h) = self.frontier.host_mut(id) {

@@ -526,3 +526,25 @@ fn resume_continues_without_refetching() {
     assert_eq!(stored.len(), 30);
     validate(&cfg.out, 30);
 }
+
+#[test]
+fn huge_crawl_delay_is_capped() {
+    let server = TestServer::start(|path| match path {
+        "/robots.txt" => Reply::new(200, "text/plain", "User-agent: *\nCrawl-delay: 1e30\n"),
+        "/" => page(&["/a"]),
+        "/a" => page(&[]),
+        _ => Reply::not_found(),
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = CrawlConfig {
+        max_crawl_delay: Duration::from_millis(80),
+        ..config(dir.path())
+    };
+    let summary = run(cfg, vec![Seed::Page(format!("{}/", server.base()))]);
+    assert_eq!(summary.pages_ok, 2);
+    let hits = server.hits();
+    for pair in hits.windows(2) {
+        assert!(pair[1].at - pair[0].at >= Duration::from_millis(80));
+    }
+}
