@@ -144,6 +144,8 @@ pub struct MethodSet {
     pub align: bool,
     /// The main content by significant tag paths (FOREST).
     pub forest: bool,
+    /// Subtrees repeated across the site's pages (SiteLevel).
+    pub subtree: bool,
 }
 
 impl Default for MethodSet {
@@ -153,6 +155,7 @@ impl Default for MethodSet {
             suffix: true,
             align: false,
             forest: false,
+            subtree: false,
         }
     }
 }
@@ -230,6 +233,10 @@ pub fn learn(
                 (true, true) => loaded.text.unwrap_or_default(),
             };
             let site = loaded.site.as_str().to_string();
+            let subtree = opts
+                .methods
+                .subtree
+                .then(|| chaff_pagelevel::sitelevel::subtree_hashes(&loaded.doc));
             let forest = opts
                 .methods
                 .forest
@@ -240,6 +247,7 @@ pub fn learn(
                     text,
                     tokens,
                     forest,
+                    subtree,
                 },
             ))
         })
@@ -363,6 +371,15 @@ pub fn learn(
             profile.methods.forest = Some(model?);
         }
     }
+    if opts.methods.subtree {
+        for (profile, (_, pages)) in profiles.iter_mut().zip(&mut sites) {
+            let hashes: Vec<_> = pages.iter_mut().filter_map(|m| m.subtree.take()).collect();
+            profile.methods.subtree = Some(chaff_pagelevel::sitelevel::learn(
+                &hashes,
+                chaff_pagelevel::SiteLevelConfig::default(),
+            ));
+        }
+    }
     learned.profiles = profiles;
     Ok(learned)
 }
@@ -375,6 +392,8 @@ struct Material {
     tokens: Option<PageTokens>,
     /// FOREST's page: the DOM, its view and the URL.
     forest: Option<(Document, TextView, Option<String>)>,
+    /// SiteLevel's subtree hashes.
+    subtree: Option<chaff_pagelevel::sitelevel::SubtreeHashes>,
 }
 
 /// Learns one profile per site from each site's documents (already in the configured
@@ -435,6 +454,11 @@ pub struct CleanedPage {
 }
 
 impl CleanedPage {
+    /// A loaded page with the labels some method gave it.
+    pub fn new(page: LoadedPage, labels: Labels) -> CleanedPage {
+        cleaned(page, labels)
+    }
+
     /// Renders the page in `format`.
     pub fn render(&self, format: Format) -> String {
         chaff_extract::render(format, &self.doc, &self.view, &self.labels, &self.meta())
@@ -480,6 +504,7 @@ pub struct Cleaner {
     suffix: Option<CompiledSuffix>,
     align: Option<CompiledAlign>,
     forest: Option<CompiledForest>,
+    subtree: Option<chaff_pagelevel::SubtreeModel>,
     menu: Option<chaff_menu::MenuLabeler>,
     parse: ParseOptions,
 }
@@ -503,6 +528,7 @@ impl Cleaner {
                 (m.suffix, has.suffix.is_some(), "suffix"),
                 (m.align, has.align.is_some(), "align"),
                 (m.forest, has.forest.is_some(), "forest"),
+                (m.subtree, has.subtree.is_some(), "subtree"),
             ] {
                 if asked && !present {
                     return Err(Error::MissingMethod {
@@ -516,7 +542,9 @@ impl Cleaner {
             suffix: true,
             align: true,
             forest: true,
+            subtree: true,
         });
+        let subtree = has.subtree.clone().filter(|_| wanted.subtree);
         let suffix = has
             .suffix
             .clone()
@@ -539,6 +567,7 @@ impl Cleaner {
             suffix,
             align,
             forest,
+            subtree,
             menu: None,
             parse,
         })
@@ -611,6 +640,9 @@ impl Cleaner {
             };
             if let Some(align) = &self.align {
                 labels.union(&align.label(&input));
+            }
+            if let Some(subtree) = &self.subtree {
+                labels.union(&subtree.label(&input));
             }
             // FOREST keeps the wrapper's subtrees; the other models still remove inside them.
             if let Some(forest) = &self.forest {

@@ -53,6 +53,9 @@ pub struct Methods {
     /// The main content's generic XPath by significant tag paths (Oita & Senellart).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forest: Option<ForestModel>,
+    /// Subtrees repeated on θ of the pages (SiteLevel, Chakrabarti, Kumar & Punera).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtree: Option<chaff_pagelevel::SubtreeModel>,
 }
 
 impl Methods {
@@ -67,6 +70,9 @@ impl Methods {
         }
         if self.forest.is_some() {
             out.push("forest");
+        }
+        if self.subtree.is_some() {
+            out.push("subtree");
         }
         out
     }

@@ -67,12 +67,28 @@ pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
         cleaner = cleaner.with_menu(crate::menu::load_params(args.menu_params.as_ref())?);
     }
     let load = cleaner.load_options();
-    let format: Format = args.format.into();
-    if let Some(dir) = &args.output {
+    write_cleaned(
+        &args.input,
+        args.format.into(),
+        args.output.as_deref(),
+        &|page| cleaner.clean(load_page(page, &load)?),
+    )
+}
+
+/// Cleans every input page with `clean` (in parallel batches, output in input order) and
+/// writes the results: one file per page into `output`, or to stdout (the bare output for a
+/// single page, JSON Lines for several).
+pub fn write_cleaned(
+    input: &InputArgs,
+    format: Format,
+    output: Option<&std::path::Path>,
+    clean: &(dyn Fn(chaff::corpus::Page) -> Result<chaff::CleanedPage, chaff::Error> + Sync),
+) -> anyhow::Result<Status> {
+    if let Some(dir) = output {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let mut pages = args.input.pages()?.peekable();
-    let bar = common::progress(args.input.quiet, "cleaning");
+    let mut pages = input.pages()?.peekable();
+    let bar = common::progress(input.quiet, "cleaning");
     let mut status = Status::Ok;
     let mut names = OutputNames::new();
     let mut index = 0usize;
@@ -101,7 +117,7 @@ pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
                     folder: page.folder.clone(),
                     media: page.media,
                 };
-                let cleaned = cleaner.clean(load_page(page, &load)?)?;
+                let cleaned = clean(page)?;
                 bar.inc(1);
                 bar.inc_length(size);
                 Ok::<_, chaff::Error>((meta, cleaned))
@@ -116,7 +132,7 @@ pub fn run(args: CleanArgs) -> anyhow::Result<Status> {
                     continue;
                 }
             };
-            if let Some(dir) = &args.output {
+            if let Some(dir) = output {
                 let name = names.name(&meta, index, format.extension());
                 atomic_write(dir.join(&name), cleaned.render(format).as_bytes())?;
             } else if only_one {

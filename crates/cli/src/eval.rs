@@ -35,6 +35,12 @@ pub enum Dataset {
     ScrapinghubAeb,
     /// CleanEval dev and final pages (1 per site).
     Cleaneval,
+    /// L3S-GN1 news pages with block labels: template detection in words and links
+    /// (page-level method).
+    L3sGn1,
+    /// KrdWrd CANOLA pages with node labels: template detection in words and links
+    /// (page-level method).
+    CanolaKrdwrd,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -47,6 +53,10 @@ pub enum Run {
     SuffixAlign,
     /// Learn FOREST's main-content XPath per site (on all its pages), then clean.
     Forest,
+    /// Learn SiteLevel's repeated subtrees per site, then clean.
+    Subtree,
+    /// The page-level classifier with isotonic smoothing, page by page (no site learning).
+    Pagelevel,
     /// No cleaning: score each page's whole visible text.
     Full,
 }
@@ -117,6 +127,8 @@ pub struct EvalArgs {
     /// FOREST: draw the paper's Figure 6, F1 against the number of signifiers, as SVG.
     #[arg(long, value_name = "FILE.svg")]
     fig6: Option<PathBuf>,
+    #[command(flatten)]
+    pagelevel: crate::pagelevel::ModelArgs,
 }
 
 impl Run {
@@ -125,6 +137,7 @@ impl Run {
             suffix: matches!(self, Run::Suffix | Run::SuffixAlign),
             align: matches!(self, Run::Align | Run::SuffixAlign),
             forest: matches!(self, Run::Forest),
+            subtree: matches!(self, Run::Subtree),
         }
     }
 }
@@ -135,6 +148,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
     }
     if args.synthetic {
         return synthetic(&args);
+    }
+    if let Some(set @ (Dataset::L3sGn1 | Dataset::CanolaKrdwrd)) = args.dataset {
+        let root = datasets_root(&args)?;
+        let pages = if set == Dataset::L3sGn1 {
+            chaff_eval::l3s_gn1(&root.join("l3s-gn1"))?
+        } else {
+            chaff_eval::canola(&root.join("canola-krdwrd"))?
+        };
+        return crate::pagelevel::eval_templates(&pages, &args.pagelevel, args.json, args.per_page);
     }
     let gold = gold_pages(&args)?;
     let mut by_site: BTreeMap<String, Vec<GoldPage>> = BTreeMap::new();
@@ -206,6 +228,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
     let predicted: BTreeMap<String, String> = match (&args.predictions, args.run) {
         (Some(path), _) => read_predictions(path)?,
         (None, Run::Full) => BTreeMap::new(),
+        (None, Run::Pagelevel) => crate::pagelevel::predict_texts(
+            sites
+                .iter()
+                .flat_map(|(_, pages)| pages.iter().map(|(_, p)| p))
+                .collect::<Vec<_>>(),
+            &args.pagelevel,
+        )?,
         (None, run) => run_learned(&args, &sites, run.methods())?,
     };
     let mut rows = Vec::new();
@@ -254,11 +283,7 @@ fn gold_pages(args: &EvalArgs) -> anyhow::Result<Vec<GoldPage>> {
     if let Some(path) = &args.jsonl {
         return Ok(chaff_eval::jsonl(path)?);
     }
-    let root = match &args.data {
-        Some(d) => d.clone(),
-        None => chaff_eval::datasets_dir()
-            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
-    };
+    let root = datasets_root(args)?;
     let Some(dataset) = args.dataset else {
         bail!("name a data set with --dataset, a gold file with --jsonl, or use --synthetic");
     };
@@ -274,7 +299,19 @@ fn gold_pages(args: &EvalArgs) -> anyhow::Result<Vec<GoldPage>> {
         Dataset::Cleaneval => {
             chaff_eval::cleaneval(&root.join("cleaneval"), chaff_eval::CleanEvalSplit::Both)?
         }
+        Dataset::L3sGn1 | Dataset::CanolaKrdwrd => {
+            bail!("this data set has block labels, not gold text: it has its own report")
+        }
     })
+}
+
+/// The folder of the shared data sets.
+fn datasets_root(args: &EvalArgs) -> anyhow::Result<PathBuf> {
+    match &args.data {
+        Some(d) => Ok(d.clone()),
+        None => chaff_eval::datasets_dir()
+            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED"),
+    }
 }
 
 /// Learns a profile per site with `methods` (the suffix method with cross-site filtering
@@ -338,6 +375,20 @@ fn run_learned(
                     }
                 }
                 Err(e) => common::warn(format!("{site}: {e}")),
+            }
+        }
+    }
+    if methods.subtree {
+        for (site, pages) in &learnable {
+            let hashes: Vec<_> = pages
+                .par_iter()
+                .map(|(_, p)| chaff_pagelevel::sitelevel::subtree_hashes(&p.doc))
+                .collect();
+            if let Some(p) = profiles.get_mut(site) {
+                p.methods.subtree = Some(chaff_pagelevel::sitelevel::learn(
+                    &hashes,
+                    chaff_pagelevel::SiteLevelConfig::default(),
+                ));
             }
         }
     }

@@ -19,6 +19,9 @@ pub enum Method {
     Align,
     /// The main content's generic XPath by significant tag paths (Oita & Senellart).
     Forest,
+    /// Subtrees repeated on at least a tenth of the site's pages (SiteLevel, Chakrabarti,
+    /// Kumar & Punera).
+    Subtree,
 }
 
 /// The methods named on the command line as a set.
@@ -27,6 +30,7 @@ pub fn method_set(methods: &[Method]) -> chaff::MethodSet {
         suffix: methods.contains(&Method::Suffix),
         align: methods.contains(&Method::Align),
         forest: methods.contains(&Method::Forest),
+        subtree: methods.contains(&Method::Subtree),
     }
 }
 
@@ -95,6 +99,7 @@ impl ForestArgs {
                 chaff_forest::AttributeForm::Tolerant
             },
             min_template_share: self.min_template_share,
+            ..Default::default()
         })
     }
 

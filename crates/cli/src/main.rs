@@ -19,6 +19,7 @@ mod eval;
 mod forest_eval;
 mod learn;
 mod menu;
+mod pagelevel;
 mod plot;
 mod synth;
 mod xpath;
@@ -56,6 +57,13 @@ enum Command {
     Xpath(xpath::XPathArgs),
     /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
     Crawl(crawl::CrawlArgs),
+    /// Print each page's segments with their templateness (no profile needed).
+    Segment(pagelevel::SegmentArgs),
+    /// Output each page's non-template content, found by the page-level classifier (no
+    /// profile needed).
+    Extract(pagelevel::ExtractArgs),
+    /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
+    Train(pagelevel::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +78,9 @@ fn main() -> ExitCode {
         Command::TrainMenu(args) => menu::train(args),
         Command::Xpath(args) => xpath::run(args),
         Command::Crawl(args) => crawl::run(args),
+        Command::Segment(args) => pagelevel::segment(args),
+        Command::Extract(args) => pagelevel::extract(args),
+        Command::Train(args) => pagelevel::train(args),
     };
     match result {
         Ok(status) => status.into(),
@@ -77,7 +88,7 @@ fn main() -> ExitCode {
             if common::is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("chaff: error: {}", common::one_line(&e));
+            eprintln!("chaff: error: {}", common::one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,768 @@
+//! `chaff segment`, `chaff extract` and `chaff train`: the page-level method (Chakrabarti,
+//! Kumar & Punera), which needs no profile; and its evaluation on block-labelled sets.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use chaff::corpus::{Media, Page};
+use chaff::{CleanedPage, Format, LoadOptions, load_page};
+use chaff_eval::{BlockGold, BlockPage};
+use chaff_pagelevel::train::{Examples, TrainOptions, TrainPage};
+use chaff_pagelevel::{ApplyOptions, PageModel};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::common::{self, InputArgs, Status};
+
+/// How to apply the page-level model.
+#[derive(Args, Clone, Debug)]
+pub struct ModelArgs {
+    /// A model written by `chaff train` (default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// Use the classifier's scores as they are (the paper's PageLevel-Basic).
+    #[arg(long)]
+    no_smooth: bool,
+    /// The smoothing constant c in the penalty c·A/Ai (default: the model's, 0.01).
+    #[arg(long, value_name = "C")]
+    c: Option<f64>,
+    /// Smoothed templateness at or above which a node is template (default: the model's).
+    #[arg(long, value_name = "SCORE")]
+    threshold: Option<f64>,
+    /// Weigh every node once in the smoothing's distance, as the paper does (default: by
+    /// the words each node holds itself).
+    #[arg(long)]
+    node_weights: bool,
+}
+
+impl ModelArgs {
+    fn load(&self) -> anyhow::Result<PageModel> {
+        match &self.model {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                PageModel::from_json(&text).with_context(|| format!("in {}", path.display()))
+            }
+            None => Ok(PageModel::builtin()?.clone()),
+        }
+    }
+
+    fn apply(&self) -> anyhow::Result<ApplyOptions> {
+        if let Some(c) = self.c
+            && !(c.is_finite() && c >= 0.0)
+        {
+            bail!("--c must be a non-negative number");
+        }
+        if let Some(t) = self.threshold
+            && !(0.0..=1.0).contains(&t)
+        {
+            bail!("--threshold must be between 0 and 1");
+        }
+        Ok(ApplyOptions {
+            smooth: !self.no_smooth,
+            c: self.c,
+            threshold: self.threshold,
+            weights: if self.node_weights {
+                chaff_pagelevel::SmoothWeights::Nodes
+            } else {
+                chaff_pagelevel::SmoothWeights::Words
+            },
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    Text,
+    Markdown,
+    Html,
+    Json,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Html => Format::Html,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ExtractArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: FormatArg,
+    /// Write one file per page into this directory instead of stdout.
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+}
+
+pub fn extract(args: ExtractArgs) -> anyhow::Result<Status> {
+    let model = args.model.load()?;
+    let opts = args.model.apply()?;
+    let load = LoadOptions {
+        parse: args.input.parse_options(),
+        ..LoadOptions::default()
+    };
+    crate::clean::write_cleaned(
+        &args.input,
+        args.format.into(),
+        args.output.as_deref(),
+        &|page| {
+            let page = load_page(page, &load)?;
+            let scores = chaff_pagelevel::score_page(
+                &model,
+                &page.doc,
+                &page.view,
+                page.url.as_deref(),
+                None,
+                opts,
+            );
+            Ok(CleanedPage::new(page, scores.labels()))
+        },
+    )
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SegmentFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct SegmentArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Output format: an indented outline, or JSON Lines (one object per page).
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: SegmentFormat,
+}
+
+#[derive(Serialize)]
+struct SegmentRecord {
+    node: u32,
+    selector: String,
+    depth: usize,
+    templateness: f32,
+    template: bool,
+    words: u32,
+    text: String,
+}
+
+/// A selector for a segment root; a text node is named by its parent's selector and
+/// `::text` (CSS has no selector for text).
+fn node_selector(doc: &chaff_dom::Document, node: chaff_dom::NodeId) -> String {
+    if doc.is_text(node) {
+        let parent = doc
+            .parent(node)
+            .and_then(|p| chaff_dom::select::unique_selector(doc, p))
+            .unwrap_or_default();
+        format!("{parent}::text")
+    } else {
+        chaff_dom::select::unique_selector(doc, node).unwrap_or_default()
+    }
+}
+
+/// The first words of a node's visible text.
+fn snippet(page: &chaff::LoadedPage, node: chaff_dom::NodeId, words: usize) -> String {
+    let end = page.doc.subtree_end(node);
+    let mut out = Vec::new();
+    for seg in page.view.segments() {
+        if seg.node.0 >= node.0 && seg.node.0 < end.0 {
+            for w in page
+                .view
+                .text()
+                .get(seg.range())
+                .unwrap_or("")
+                .split_whitespace()
+            {
+                out.push(w);
+                if out.len() >= words {
+                    return format!("{} …", out.join(" "));
+                }
+            }
+        }
+    }
+    out.join(" ")
+}
+
+pub fn segment(args: SegmentArgs) -> anyhow::Result<Status> {
+    let model = args.model.load()?;
+    let opts = args.model.apply()?;
+    let load = LoadOptions {
+        parse: args.input.parse_options(),
+        ..LoadOptions::default()
+    };
+    let mut status = Status::Ok;
+    let mut any = false;
+    for page in args.input.pages()? {
+        let page = match page
+            .map_err(chaff::Error::from)
+            .and_then(|p| load_page(p, &load))
+        {
+            Ok(p) => p,
+            Err(e) => {
+                common::warn(&e);
+                status = Status::Partial;
+                continue;
+            }
+        };
+        any = true;
+        let scores = chaff_pagelevel::score_page(
+            &model,
+            &page.doc,
+            &page.view,
+            page.url.as_deref(),
+            None,
+            opts,
+        );
+        let segments = scores.segments();
+        // Depth among segments: how many segment ancestors each has.
+        let mut records = Vec::with_capacity(segments.len());
+        let mut open: Vec<chaff_dom::NodeId> = Vec::new();
+        for s in &segments {
+            while open
+                .last()
+                .is_some_and(|&top| !page.doc.contains(top, s.node))
+            {
+                open.pop();
+            }
+            records.push(SegmentRecord {
+                node: s.node.0,
+                selector: node_selector(&page.doc, s.node),
+                depth: open.len(),
+                templateness: (s.score * 1000.0).round() / 1000.0,
+                template: s.template,
+                words: s.words,
+                text: snippet(&page, s.node, 12),
+            });
+            open.push(s.node);
+        }
+        match args.format {
+            SegmentFormat::Json => {
+                let v = serde_json::json!({"source": page.source, "segments": records});
+                outln!("{v}")?;
+            }
+            SegmentFormat::Text => {
+                outln!("# {}", page.source)?;
+                for r in &records {
+                    outln!(
+                        "{}{:.3} {} {} ({} words) {}",
+                        "  ".repeat(r.depth),
+                        r.templateness,
+                        if r.template { "template" } else { "content " },
+                        r.selector,
+                        r.words,
+                        r.text
+                    )?;
+                }
+            }
+        }
+    }
+    if !any {
+        bail!("no page could be read");
+    }
+    Ok(status)
+}
+
+/// Data sets `chaff train` can take its sites from.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum TrainSet {
+    /// Dragnet sites none of whose pages are in the test split (58 sites, 167 pages).
+    DragnetTrainSites,
+    /// The training-split pages of every Dragnet site (test pages never used).
+    DragnetTrain,
+    /// The four CleanPortalEval portals.
+    Cleanportaleval,
+    /// The two SWDE book sites.
+    SwdeBooks,
+}
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Site folders, one site each (with --per-site: any inputs, grouped by site).
+    #[arg(value_name = "SITE_DIR")]
+    sites: Vec<String>,
+    /// Group all inputs by site (URL host or folder) instead of one site per argument.
+    #[arg(long)]
+    per_site: bool,
+    /// Also take sites from these shared data sets.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    dataset: Vec<TrainSet>,
+    /// Where the data sets are (default: ../shared/datasets, or $CHAFF_SHARED/datasets).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, short, value_name = "FILE")]
+    out: PathBuf,
+    /// SiteLevel's θ: share of a site's pages a subtree must be on to be template.
+    #[arg(long, default_value_t = chaff_pagelevel::sitelevel::DEFAULT_THETA)]
+    theta: f64,
+    /// The regression's L2 penalty.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Pages used per site at most.
+    #[arg(long, default_value_t = 40)]
+    max_pages_per_site: usize,
+    /// Do not show progress.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn train_page(bytes: Vec<u8>, source: String, url: Option<String>) -> anyhow::Result<TrainPage> {
+    let page = Page {
+        source,
+        url,
+        bytes,
+        charset: None,
+        folder: None,
+        media: Media::Html,
+    };
+    let p = load_page(page, &LoadOptions::default())?;
+    Ok(TrainPage {
+        url: p.url.or_else(|| p.doc.declared_url().map(str::to_string)),
+        doc: p.doc,
+        view: p.view,
+    })
+}
+
+/// Sites of the shared data sets, as (site, page paths).
+fn dataset_sites(
+    sets: &[TrainSet],
+    data: Option<&PathBuf>,
+) -> anyhow::Result<Vec<(String, Vec<(PathBuf, Option<String>)>)>> {
+    if sets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let root = match data {
+        Some(d) => d.clone(),
+        None => chaff_eval::datasets_dir()
+            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
+    };
+    let mut sites: BTreeMap<String, Vec<(PathBuf, Option<String>)>> = BTreeMap::new();
+    for set in sets {
+        match set {
+            TrainSet::DragnetTrainSites | TrainSet::DragnetTrain => {
+                let pages =
+                    chaff_eval::dragnet(&root.join("dragnet"), chaff_eval::DragnetText::Article)?;
+                let mut test_sites = std::collections::HashSet::new();
+                for p in &pages {
+                    if p.split.as_deref() == Some("test")
+                        && let Some(s) = &p.site
+                    {
+                        test_sites.insert(s.clone());
+                    }
+                }
+                if *set == TrainSet::DragnetTrain {
+                    test_sites.clear();
+                }
+                for p in pages {
+                    if p.split.as_deref() == Some("test") {
+                        continue;
+                    }
+                    if let Some(s) = p.site.filter(|s| !test_sites.contains(s)) {
+                        sites
+                            .entry(format!("dragnet:{s}"))
+                            .or_default()
+                            .push((p.html_path, p.url));
+                    }
+                }
+            }
+            TrainSet::Cleanportaleval => {
+                for p in chaff_eval::cleanportaleval(
+                    &root.join("cleanportaleval"),
+                    chaff_eval::PortalGrouping::MergeWashingtonPost,
+                )? {
+                    let s = p.site.unwrap_or_else(|| p.id.clone());
+                    sites
+                        .entry(format!("cpe:{s}"))
+                        .or_default()
+                        .push((p.html_path, p.url));
+                }
+            }
+            TrainSet::SwdeBooks => {
+                let html = root.join("swde-books-subset").join("html");
+                let dirs = std::fs::read_dir(&html)
+                    .with_context(|| format!("cannot read {}", html.display()))?;
+                for d in dirs {
+                    let d = d?.path();
+                    if !d.is_dir() {
+                        continue;
+                    }
+                    let mut files: Vec<PathBuf> = std::fs::read_dir(&d)?
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .collect();
+                    files.sort();
+                    let name = d.file_name().map(|n| n.to_string_lossy().into_owned());
+                    sites
+                        .entry(format!("swde:{}", name.unwrap_or_default()))
+                        .or_default()
+                        .extend(files.into_iter().map(|f| (f, None)));
+                }
+            }
+        }
+    }
+    sites.retain(|_, p| p.len() >= 2);
+    Ok(sites.into_iter().collect())
+}
+
+pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
+    if !(0.0..=1.0).contains(&args.theta) {
+        bail!("--theta must be between 0 and 1");
+    }
+    let opts = TrainOptions {
+        site_level: chaff_pagelevel::SiteLevelConfig {
+            theta: args.theta,
+            ..chaff_pagelevel::SiteLevelConfig::default()
+        },
+        max_pages_per_site: args.max_pages_per_site.max(2),
+        lambda: args.lambda,
+        ..TrainOptions::default()
+    };
+    let bar = common::progress(args.quiet, "training on");
+    let mut examples = Examples::default();
+    let mut status = Status::Ok;
+    let mut note = Vec::new();
+    // Sites from the shared sets.
+    let sets = dataset_sites(&args.dataset, args.data.as_ref())?;
+    if !args.dataset.is_empty() {
+        note.push(format!(
+            "data sets: {}",
+            args.dataset
+                .iter()
+                .map(|d| d
+                    .to_possible_value()
+                    .map(|v| v.get_name().to_string())
+                    .unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for (_site, files) in &sets {
+        let pages: Vec<TrainPage> = files
+            .par_iter()
+            .filter_map(|(path, url)| {
+                let bytes = chaff_eval::read_maybe_gz(path).ok()?;
+                train_page(bytes, path.display().to_string(), url.clone()).ok()
+            })
+            .collect();
+        bar.inc(pages.len() as u64);
+        examples.extend(chaff_pagelevel::train::site_examples(&pages, &opts));
+    }
+    // Sites from the command line.
+    let mut groups: BTreeMap<String, Vec<TrainPage>> = BTreeMap::new();
+    let mut load_group = |key: Option<String>, inputs: Vec<String>| -> anyhow::Result<()> {
+        let input = InputArgs {
+            inputs,
+            max_page_size: 64 << 20,
+            quiet: true,
+        };
+        for page in input.pages()? {
+            let loaded = page
+                .map_err(chaff::Error::from)
+                .and_then(|p| load_page(p, &LoadOptions::default()));
+            match loaded {
+                Ok(p) => {
+                    let k = key.clone().unwrap_or_else(|| p.site.as_str().to_string());
+                    bar.inc(1);
+                    groups.entry(k).or_default().push(TrainPage {
+                        url: p.url.or_else(|| p.doc.declared_url().map(str::to_string)),
+                        doc: p.doc,
+                        view: p.view,
+                    });
+                }
+                Err(e) => {
+                    bar.suspend(|| common::warn(&e));
+                    status = Status::Partial;
+                }
+            }
+        }
+        Ok(())
+    };
+    if args.per_site {
+        load_group(None, args.sites.clone())?;
+    } else {
+        for s in &args.sites {
+            load_group(Some(s.clone()), vec![s.clone()])?;
+        }
+    }
+    if !args.sites.is_empty() {
+        note.push(format!("{} site argument(s)", args.sites.len()));
+    }
+    for pages in groups.values() {
+        if pages.len() < 2 {
+            continue;
+        }
+        examples.extend(chaff_pagelevel::train::site_examples(pages, &opts));
+    }
+    bar.finish_and_clear();
+    if examples.rows.is_empty() {
+        bail!("no site with two or more readable pages: nothing to learn from");
+    }
+    let positives = examples.template.iter().filter(|&&t| t).count();
+    let model = chaff_pagelevel::train::train(&examples, &opts, &note.join("; "));
+    chaff::corpus::atomic_write(&args.out, model.to_json().as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "chaff: trained on {} sites, {} pages, {} nodes ({} template); wrote {}",
+        examples.sites,
+        examples.pages,
+        examples.rows.len(),
+        positives,
+        args.out.display()
+    );
+    Ok(status)
+}
+
+/// Word and link counts of template detection.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct TemplateCounts {
+    /// Predicted template and gold template.
+    pub tp: u64,
+    /// Predicted template, gold content.
+    pub fp: u64,
+    /// Predicted content, gold template.
+    pub fn_: u64,
+}
+
+impl TemplateCounts {
+    fn add(&mut self, predicted: bool, gold: bool, n: u64) {
+        match (predicted, gold) {
+            (true, true) => self.tp += n,
+            (true, false) => self.fp += n,
+            (false, true) => self.fn_ += n,
+            (false, false) => {}
+        }
+    }
+    fn merge(&mut self, o: &TemplateCounts) {
+        self.tp += o.tp;
+        self.fp += o.fp;
+        self.fn_ += o.fn_;
+    }
+    fn prf(&self) -> (f64, f64, f64) {
+        let p = if self.tp + self.fp > 0 {
+            self.tp as f64 / (self.tp + self.fp) as f64
+        } else {
+            1.0
+        };
+        let r = if self.tp + self.fn_ > 0 {
+            self.tp as f64 / (self.tp + self.fn_) as f64
+        } else {
+            1.0
+        };
+        let f = if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        };
+        (p, r, f)
+    }
+}
+
+/// One page's counts: words and links, with comments as template and as content.
+#[derive(Clone, Copy, Debug, Default)]
+struct PageCounts {
+    words: [TemplateCounts; 2],
+    links: [TemplateCounts; 2],
+}
+
+fn score_block_page(
+    page: &BlockPage,
+    model: &PageModel,
+    opts: ApplyOptions,
+) -> anyhow::Result<PageCounts> {
+    let bytes = chaff_eval::read_maybe_gz(&page.html_path)
+        .with_context(|| format!("cannot read {}", page.html_path.display()))?;
+    let decoded = chaff_dom::encoding::decode(&bytes, None).text.into_owned();
+    let labelled = chaff_dom::parse_str(&decoded, &chaff_dom::ParseOptions::default())?;
+    let gold = page.text_gold(&labelled);
+    let doc = chaff_dom::parse_str(&page.unlabelled_html(&decoded), &Default::default())?;
+    if doc.len() != labelled.len() {
+        bail!("{}: stripping the labels changed the tree", page.id);
+    }
+    let view = chaff_dom::TextView::new(&doc);
+    let scores = chaff_pagelevel::score_page(model, &doc, &view, page.url.as_deref(), None, opts);
+    let labels = scores.labels();
+    let mut c = PageCounts::default();
+    // Words of visible text nodes.
+    let mut link_votes: BTreeMap<u32, [u64; 3]> = BTreeMap::new();
+    for seg in view.segments() {
+        let id = seg.node;
+        let Some(g) = gold[id.index()] else { continue };
+        let words = view
+            .text()
+            .get(seg.range())
+            .unwrap_or("")
+            .split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .count() as u64;
+        if words == 0 {
+            continue;
+        }
+        let pred = labels.is_removed(id);
+        for (k, comments_template) in [true, false].into_iter().enumerate() {
+            let gold_t = match g {
+                BlockGold::Template => true,
+                BlockGold::Content => false,
+                BlockGold::Comments => comments_template,
+                BlockGold::Unscored => continue,
+            };
+            c.words[k].add(pred, gold_t, words);
+        }
+        if let Some(a) = doc
+            .ancestors(id)
+            .find(|&a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some())
+        {
+            let v = link_votes.entry(a.0).or_default();
+            let slot = match g {
+                BlockGold::Template => 0,
+                BlockGold::Content => 1,
+                BlockGold::Comments => 2,
+                BlockGold::Unscored => continue,
+            };
+            v[slot] += words;
+        }
+    }
+    for (a, v) in link_votes {
+        let pred = labels.is_removed(chaff_dom::NodeId(a));
+        for (k, comments_template) in [true, false].into_iter().enumerate() {
+            let t = v[0] + if comments_template { v[2] } else { 0 };
+            let n = v[1] + if comments_template { 0 } else { v[2] };
+            c.links[k].add(pred, t >= n, 1);
+        }
+    }
+    Ok(c)
+}
+
+/// `chaff eval --dataset l3s-gn1|canola-krdwrd`: template detection in the paper's terms
+/// (f-measure of the words and links inside template regions), with and without smoothing.
+pub fn eval_templates(
+    pages: &[BlockPage],
+    model_args: &ModelArgs,
+    json: bool,
+    per_page: bool,
+) -> anyhow::Result<Status> {
+    let model = model_args.load()?;
+    let base = model_args.apply()?;
+    let mut report = Vec::new();
+    for smooth in [false, true] {
+        let opts = ApplyOptions { smooth, ..base };
+        let results: Vec<anyhow::Result<PageCounts>> = pages
+            .par_iter()
+            .map(|p| score_block_page(p, &model, opts))
+            .collect();
+        let mut micro = PageCounts::default();
+        let mut macro_f = [[0f64; 2]; 2];
+        let mut n = 0usize;
+        for (r, page) in results.into_iter().zip(pages) {
+            match r {
+                Ok(c) => {
+                    if per_page {
+                        let w = &c.words[0];
+                        outln!(
+                            "{}\t{}\ttp {}\tfp {}\tfn {}\tF {:.3}",
+                            if smooth { "smooth" } else { "basic" },
+                            page.id,
+                            w.tp,
+                            w.fp,
+                            w.fn_,
+                            w.prf().2
+                        )?;
+                    }
+                    n += 1;
+                    for k in 0..2 {
+                        micro.words[k].merge(&c.words[k]);
+                        micro.links[k].merge(&c.links[k]);
+                        macro_f[0][k] += c.words[k].prf().2;
+                        macro_f[1][k] += c.links[k].prf().2;
+                    }
+                }
+                Err(e) => common::warn(format!("{e:#}")),
+            }
+        }
+        let nf = n.max(1) as f64;
+        report.push(serde_json::json!({
+            "smoothing": smooth,
+            "pages": n,
+            "words": {"comments_template": prf_json(&micro.words[0], macro_f[0][0] / nf),
+                      "comments_content": prf_json(&micro.words[1], macro_f[0][1] / nf)},
+            "links": {"comments_template": prf_json(&micro.links[0], macro_f[1][0] / nf),
+                      "comments_content": prf_json(&micro.links[1], macro_f[1][1] / nf)},
+        }));
+    }
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        outln!(
+            "{:<10} {:>5}  {:>27}  {:>27}",
+            "smoothing",
+            "pages",
+            "words P / R / F (macro F)",
+            "links P / R / F (macro F)"
+        )?;
+        for r in &report {
+            for (k, name) in [(0, "comments_template"), (1, "comments_content")] {
+                let w = &r["words"][name];
+                let l = &r["links"][name];
+                outln!(
+                    "{:<10} {:>5}  {:.3} / {:.3} / {:.3} ({:.3})  {:.3} / {:.3} / {:.3} ({:.3})  [{}]",
+                    if r["smoothing"] == true {
+                        "smooth"
+                    } else {
+                        "basic"
+                    },
+                    r["pages"],
+                    w["p"].as_f64().unwrap_or(0.0),
+                    w["r"].as_f64().unwrap_or(0.0),
+                    w["f"].as_f64().unwrap_or(0.0),
+                    w["macro_f"].as_f64().unwrap_or(0.0),
+                    l["p"].as_f64().unwrap_or(0.0),
+                    l["r"].as_f64().unwrap_or(0.0),
+                    l["f"].as_f64().unwrap_or(0.0),
+                    l["macro_f"].as_f64().unwrap_or(0.0),
+                    if k == 0 {
+                        "comments as template"
+                    } else {
+                        "comments as content"
+                    }
+                )?;
+            }
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn prf_json(c: &TemplateCounts, macro_f: f64) -> serde_json::Value {
+    let (p, r, f) = c.prf();
+    let round = |v: f64| (v * 10_000.0).round() / 10_000.0;
+    serde_json::json!({"p": round(p), "r": round(r), "f": round(f), "macro_f": round(macro_f),
+                       "tp": c.tp, "fp": c.fp, "fn": c.fn_})
+}
+
+/// Main-content predictions of the page-level method for loaded pages, by source.
+pub fn predict_texts<'a>(
+    pages: impl IntoParallelIterator<Item = &'a chaff::LoadedPage>,
+    model_args: &ModelArgs,
+) -> anyhow::Result<BTreeMap<String, String>> {
+    let model = model_args.load()?;
+    let opts = model_args.apply()?;
+    Ok(pages
+        .into_par_iter()
+        .map(|p| {
+            let s =
+                chaff_pagelevel::score_page(&model, &p.doc, &p.view, p.url.as_deref(), None, opts);
+            (p.source.clone(), chaff_extract::text(&p.view, &s.labels()))
+        })
+        .collect())
+}
