@@ -3,6 +3,7 @@
 //! over a channel. Only the coordinator touches shared state, so nothing is locked.
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -536,11 +537,17 @@ impl Crawler {
             };
             let tx = tx.clone();
             tokio::spawn(async move {
-                let parsed = Url::parse(&url);
-                let result = match &parsed {
-                    Ok(u) => fetch::fetch(&client, u, &config.user_agent, None, &limits).await,
-                    Err(e) => Err(FetchError::Network(e.to_string())),
-                };
+                let target = url.clone();
+                let task = tokio::spawn(async move {
+                    match Url::parse(&target) {
+                        Ok(u) => fetch::fetch(&client, &u, &config.user_agent, None, &limits).await,
+                        Err(e) => Err(FetchError::Network(e.to_string())),
+                    }
+                });
+                // A task that panicked still reports, or the crawl would wait for it forever.
+                let result = task
+                    .await
+                    .unwrap_or_else(|e| Err(FetchError::Internal(e.to_string())));
                 let done = RobotsDone {
                     host: id,
                     finished: Instant::now(),
@@ -581,8 +588,20 @@ impl Crawler {
         let config = Arc::clone(&self.config);
         let limits = Arc::clone(&self.limits);
         let tx = tx.clone();
+        let fallback = entry.clone();
         tokio::spawn(async move {
-            let done = fetch_entry(&client, &config, &limits, id, entry).await;
+            let task =
+                tokio::spawn(
+                    async move { fetch_entry(&client, &config, &limits, id, entry).await },
+                );
+            // A task that panicked still reports, or the crawl would wait for it forever.
+            let done = task.await.unwrap_or_else(|e| Done {
+                host: id,
+                entry: fallback,
+                finished: Instant::now(),
+                result: Err(FetchError::Internal(e.to_string())),
+                found: Found::Nothing,
+            });
             let _ = tx.send(Msg::Fetch(Box::new(done))).await;
         });
         Ok(())
@@ -617,9 +636,13 @@ impl Crawler {
         let state = match &result {
             Ok(f) if (200..300).contains(&f.status) => {
                 let body = fetch::decoded_body(f, 1 << 20).unwrap_or_default();
-                match texting_robots::Robot::new(ROBOTS_AGENT, &body) {
-                    Ok(robot) => RobotsState::Ready(Some(Box::new(robot))),
-                    Err(_) => RobotsState::Ready(None),
+                let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    texting_robots::Robot::new(ROBOTS_AGENT, &body)
+                }));
+                match parsed {
+                    Ok(Ok(robot)) => RobotsState::Ready(Some(Box::new(robot))),
+                    // Unparsable rules allow everything, as a missing robots.txt does.
+                    Ok(Err(_)) | Err(_) => RobotsState::Ready(None),
                 }
             }
             Ok(f) if (400..500).contains(&f.status) => RobotsState::Ready(None),
@@ -853,8 +876,13 @@ async fn fetch_entry(
         Err(e) => Err(FetchError::Network(e.to_string())),
     };
     let finished = Instant::now();
+    // Third-party parsers (html5ever, feed-rs, quick-xml) meet hostile bytes here; a panic
+    // must cost this page its links, not hang the crawl waiting for this task's report.
     let found = match (&result, &url) {
-        (Ok(f), Ok(u)) if (200..300).contains(&f.status) => parse_found(f, u, entry.kind, limits),
+        (Ok(f), Ok(u)) if (200..300).contains(&f.status) => {
+            std::panic::catch_unwind(AssertUnwindSafe(|| parse_found(f, u, entry.kind, limits)))
+                .unwrap_or_default()
+        }
         _ => Found::Nothing,
     };
     Done {

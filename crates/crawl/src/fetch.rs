@@ -65,6 +65,9 @@ pub enum FetchError {
     /// Connection, TLS or protocol failure.
     #[error("{0}")]
     Network(String),
+    /// The fetch task failed inside the crawler (a panic in a dependency); not retried.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl FetchError {
