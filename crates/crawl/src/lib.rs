@@ -6,9 +6,10 @@
 //! WARC/1.1 file out (request and response records, feed items as metadata records), ready
 //! for `chaff learn --per-site`.
 //!
-//! * **Politeness.** One request at a time per host, at least the delay (default 1 s, as in
-//!   the thesis, or robots.txt's Crawl-delay when larger) between the end of one request
-//!   and the start of the next; robots.txt fetched first and obeyed ([`frontier`]).
+//! * **Politeness.** One request at a time per host (several only when the delay is zero),
+//!   at least the delay (default 1 s, as in the thesis, or robots.txt's Crawl-delay when
+//!   larger) between the end of one request and the start of the next; robots.txt fetched
+//!   first and obeyed ([`frontier`]).
 //! * **Scheduling.** A min-heap of hosts keyed on the earliest time each may be fetched
 //!   from; the time is checked again when a host is popped, and the host rescheduled when
 //!   it moved ([`frontier::Frontier::pop_ready`]). Seeds are a stream, read as the frontier
