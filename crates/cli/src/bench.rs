@@ -41,6 +41,9 @@ enum What {
     /// Time FOREST: learning from 20 pages of a site, and applying the wrapper to a page
     /// beside parsing it.
     Forest(crate::forest_eval::ForestBench),
+    /// Time the page-level method on one core: parse, classify, smooth and extract each
+    /// page, and smoothing alone.
+    Pagelevel(crate::pagelevel::PagelevelBench),
 }
 
 #[derive(Args)]
@@ -118,6 +121,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Align(b) => align(b),
         What::Crawl(b) => crate::crawl::bench(b),
         What::Forest(b) => crate::forest_eval::bench(b),
+        What::Pagelevel(b) => crate::pagelevel::bench(b),
     }
 }
 

@@ -766,3 +766,98 @@ pub fn predict_texts<'a>(
         })
         .collect())
 }
+
+#[derive(Args)]
+pub struct PagelevelBench {
+    /// Pages to time (files, folders, archives...).
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Time each page this many times and keep the best.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+/// `chaff bench pagelevel`: per page, the best of `rounds` runs of parse + classify + smooth +
+/// text extraction on the calling thread, and of the smoothing step alone.
+pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
+    use std::time::{Duration, Instant};
+    let model = args.model.load()?;
+    let opts = args.model.apply()?;
+    let input = InputArgs {
+        inputs: args.inputs.clone(),
+        max_page_size: 64 << 20,
+        quiet: true,
+    };
+    let rounds = args.rounds.max(1);
+    let (mut pages, mut bytes, mut nodes) = (0usize, 0usize, 0usize);
+    let (mut parse_t, mut total_t, mut smooth_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let mut max_tree = (0usize, Duration::ZERO);
+    for page in input.pages()? {
+        let Ok(page) = page else { continue };
+        let (mut best_parse, mut best_total, mut best_smooth) =
+            (Duration::MAX, Duration::MAX, Duration::MAX);
+        let mut tree_nodes = 0;
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let Ok(doc) = chaff_dom::parse(&page.bytes) else {
+                break;
+            };
+            let view = chaff_dom::TextView::new(&doc);
+            let parsed = start.elapsed();
+            let scores = chaff_pagelevel::score_page(&model, &doc, &view, None, None, opts);
+            let text = chaff_extract::text(&view, &scores.labels());
+            std::hint::black_box(&text);
+            let total = start.elapsed();
+            // Smoothing alone, on the same contracted tree.
+            let gamma: Vec<f64> = scores
+                .area
+                .iter()
+                .map(|&a| model.c * scores.area[0].max(1.0) / a.max(1.0))
+                .collect();
+            let t = Instant::now();
+            let y = chaff_pagelevel::smoothing::smooth(
+                &scores.parent,
+                &scores.raw,
+                &scores.multiplicity,
+                &gamma,
+            );
+            std::hint::black_box(&y);
+            best_smooth = best_smooth.min(t.elapsed());
+            best_parse = best_parse.min(parsed);
+            best_total = best_total.min(total);
+            tree_nodes = scores.nodes.len();
+            nodes = nodes.max(doc.len());
+        }
+        if best_total == Duration::MAX {
+            continue;
+        }
+        pages += 1;
+        bytes += page.bytes.len();
+        parse_t += best_parse;
+        total_t += best_total;
+        smooth_t += best_smooth;
+        if tree_nodes > max_tree.0 {
+            max_tree = (tree_nodes, best_smooth);
+        }
+    }
+    if pages == 0 {
+        bail!("no page could be read");
+    }
+    let per = |d: Duration| d.as_secs_f64() * 1000.0 / pages as f64;
+    outln!(
+        "{pages} pages, mean {:.1} KB: parse {:.2} ms, parse+segment+extract {:.2} ms, of which smoothing {:.3} ms per page (one thread, best of {rounds})",
+        bytes as f64 / pages as f64 / 1000.0,
+        per(parse_t),
+        per(total_t),
+        per(smooth_t)
+    )?;
+    outln!(
+        "largest smoothing tree: {} nodes in {:.2} ms; largest document {} nodes",
+        max_tree.0,
+        max_tree.1.as_secs_f64() * 1000.0,
+        nodes
+    )?;
+    Ok(Status::Ok)
+}
