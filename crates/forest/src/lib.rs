@@ -29,8 +29,8 @@ pub mod terms;
 use chaff_core::{PageInput, SiteMethod};
 
 pub use learn::{
-    AttributeForm, DEFAULT_KEYWORDS, DEFAULT_MIN_TEMPLATE_SHARE, ElementType, ForestConfig, Learned, RankedPattern, learn,
-    tolerant_form,
+    AttributeForm, DEFAULT_KEYWORDS, DEFAULT_MIN_TEMPLATE_SHARE, ElementType, ForestConfig,
+    Learned, RankedPattern, learn, tolerant_form,
 };
 pub use model::{CompiledForest, ForestModel, Ranking, SignifierSource, labels_for_selection};
 pub use signifiers::FeedItems;

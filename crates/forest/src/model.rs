@@ -14,6 +14,13 @@
 //!   `dfs` attributes cannot be queried by it, so the wrapper is the union of the positional
 //!   paths (`/html[1]/body[1]/div[2]/p[3]`) of the pattern's elements on the sample pages.
 //!
+//! The `dfs` alternatives are kept in [`ForestModel::dfs`]: where the XPath selects several
+//! elements of a page, those at one of the sample pages' `dfs` indices are kept when there
+//! are any (the paper's `(@dfs='78' or @dfs='82')` clause), all of them otherwise, so a new
+//! page whose layout shifted still gets its match. On the synthetic table-layout sites the
+//! generic `td[@valign='top']` matches three cells of every page; the `dfs` clause keeps the
+//! article's.
+//!
 //! [`ForestModel::css`] is an equivalent CSS selector when one exists (exact attribute values,
 //! or positional paths), and [`ForestModel::paper_xpath`] writes the pattern in the paper's
 //! notation, with its `dfs` alternatives, for people comparing with the paper.
@@ -72,7 +79,9 @@ pub struct ForestModel {
     pub paper_xpath: String,
     /// The pattern's level (`html` is 0, `body` 1).
     pub level: u32,
-    /// The `dfs` indices of the pattern's elements on the sample pages.
+    /// The `dfs` indices of the wrapper's elements on the sample pages (of every united
+    /// pattern), sorted: where the XPath selects several elements of a page, those at one of
+    /// these indices are kept (when there are any), as the paper's `@dfs` alternatives do.
     pub dfs: Vec<u32>,
     /// On how many sample pages the pattern occurs.
     pub pages: u32,
@@ -97,6 +106,7 @@ fn one() -> u32 {
 pub struct CompiledForest {
     xpath: XPath,
     relaxed: Option<XPath>,
+    dfs: Vec<u32>,
 }
 
 impl ForestModel {
@@ -109,6 +119,11 @@ impl ForestModel {
                 .as_deref()
                 .map(XPath::parse)
                 .transpose()?,
+            dfs: {
+                let mut d = self.dfs.clone();
+                d.sort_unstable();
+                d
+            },
         })
     }
 }
@@ -123,6 +138,16 @@ impl CompiledForest {
             found = relaxed.select(doc);
         }
         found.retain(|&n| doc.is_element(n));
+        if found.len() > 1 && !self.dfs.is_empty() {
+            let (dfs, _) = crate::page::dfs_and_levels(doc);
+            let at_seen = |n: &NodeId| {
+                dfs.get(n.index())
+                    .is_some_and(|d| self.dfs.binary_search(d).is_ok())
+            };
+            if found.iter().any(at_seen) {
+                found.retain(at_seen);
+            }
+        }
         found
     }
 }
