@@ -67,6 +67,10 @@ pub struct ForestArgs {
     /// FOREST: element types with whole attribute values instead of the tolerant form.
     #[arg(long)]
     full_attributes: bool,
+    /// FOREST: keep the significant paths through comment blocks (elements whose id or
+    /// class mentions "comment"), which are left out by default.
+    #[arg(long)]
+    comment_paths: bool,
     /// FOREST: when the wrapper matches nothing on at least this share of the pages (a second
     /// template), add the top pattern of those pages as an alternative; above 1, never.
     #[arg(long, default_value_t = chaff_forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
@@ -99,7 +103,7 @@ impl ForestArgs {
                 chaff_forest::AttributeForm::Tolerant
             },
             min_template_share: self.min_template_share,
-            ..Default::default()
+            skip_comments: !self.comment_paths,
         })
     }
 
