@@ -240,7 +240,7 @@ pub fn learn(
             let forest = opts
                 .methods
                 .forest
-                .then(|| (loaded.doc, loaded.view, loaded.url));
+                .then_some((loaded.doc, loaded.view, loaded.url));
             Ok((
                 site,
                 Material {

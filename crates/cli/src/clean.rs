@@ -11,8 +11,9 @@ use rayon::prelude::*;
 
 use crate::common::{self, InputArgs, Status};
 
+/// An output format on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum FormatArg {
+pub enum FormatArg {
     Text,
     Markdown,
     Html,

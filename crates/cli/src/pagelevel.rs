@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page};
-use chaff::{CleanedPage, Format, LoadOptions, load_page};
+use chaff::{CleanedPage, LoadOptions, load_page};
 use chaff_eval::{BlockGold, BlockPage};
 use chaff_pagelevel::train::{Examples, TrainOptions, TrainPage};
 use chaff_pagelevel::{ApplyOptions, PageModel};
@@ -14,6 +14,7 @@ use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::clean::FormatArg;
 use crate::common::{self, InputArgs, Status};
 
 /// How to apply the page-level model.
@@ -70,25 +71,6 @@ impl ModelArgs {
                 chaff_pagelevel::SmoothWeights::Words
             },
         })
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum FormatArg {
-    Text,
-    Markdown,
-    Html,
-    Json,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Text => Format::Text,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-            FormatArg::Json => Format::Json,
-        }
     }
 }
 
@@ -337,11 +319,11 @@ fn train_page(bytes: Vec<u8>, source: String, url: Option<String>) -> anyhow::Re
     })
 }
 
+/// Training sites: each a name and its pages' paths (with URLs where known).
+type SiteFiles = Vec<(String, Vec<(PathBuf, Option<String>)>)>;
+
 /// Sites of the shared data sets, as (site, page paths).
-fn dataset_sites(
-    sets: &[TrainSet],
-    data: Option<&PathBuf>,
-) -> anyhow::Result<Vec<(String, Vec<(PathBuf, Option<String>)>)>> {
+fn dataset_sites(sets: &[TrainSet], data: Option<&PathBuf>) -> anyhow::Result<SiteFiles> {
     if sets.is_empty() {
         return Ok(Vec::new());
     }
@@ -681,11 +663,11 @@ pub fn eval_templates(
                         )?;
                     }
                     n += 1;
-                    for k in 0..2 {
-                        micro.words[k].merge(&c.words[k]);
-                        micro.links[k].merge(&c.links[k]);
-                        macro_f[0][k] += c.words[k].prf().2;
-                        macro_f[1][k] += c.links[k].prf().2;
+                    for (k, (w, l)) in c.words.iter().zip(&c.links).enumerate() {
+                        micro.words[k].merge(w);
+                        micro.links[k].merge(l);
+                        macro_f[0][k] += w.prf().2;
+                        macro_f[1][k] += l.prf().2;
                     }
                 }
                 Err(e) => common::warn(format!("{e:#}")),
