@@ -225,8 +225,10 @@ pub fn learn(
         .iter()
         .zip(by_tf_idf)
         .map(|(p, tfidf)| {
+            // The page's URL, or the one it declares (canonical link, og:url).
+            let url = p.url.or_else(|| p.doc.declared_url());
             let fed = feeds
-                .zip(p.url)
+                .zip(url)
                 .and_then(|(f, url)| f.signifiers(url, &mut vocab));
             from_feeds |= fed.is_some();
             fed.unwrap_or(tfidf)
