@@ -753,6 +753,40 @@ mod tests {
     }
 
     #[test]
+    fn comment_threads_do_not_win_over_the_article() {
+        // Each page: a short article and a comment thread repeating its terms. Without the
+        // comment rule the thread is the top pattern; with it, the pattern is outside it.
+        let pages: Vec<_> = BODIES
+            .iter()
+            .map(|(title, body)| {
+                let words: String = body.replace("<p>", " ").replace("</p>", " ");
+                let comments: String = (0..3)
+                    .map(|i| format!("<div class=comment><p>Reader {i}: {words}</p></div>"))
+                    .collect();
+                let html = format!(
+                    "<html><body><div id=page><div class=entry><h1>{title}</h1>{body}</div>\
+                     <div id=comments>{comments}</div></div></body></html>"
+                );
+                let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+                let view = TextView::new(&doc);
+                (doc, view)
+            })
+            .collect();
+        let skip = learn(&inputs(&pages), &ForestConfig::default(), None).unwrap();
+        assert!(
+            !skip.model.xpath.contains("comment"),
+            "{}",
+            skip.model.xpath
+        );
+        let keep = ForestConfig {
+            skip_comments: false,
+            ..ForestConfig::default()
+        };
+        let kept = learn(&inputs(&pages), &keep, None).unwrap();
+        assert!(kept.model.xpath.contains("comment"), "{}", kept.model.xpath);
+    }
+
+    #[test]
     fn elements_without_attributes_are_found_by_position() {
         let doc = chaff_dom::parse(b"<body><div><p>a</p><p>b</p></div><div><p>c</p></div></body>")
             .unwrap();
