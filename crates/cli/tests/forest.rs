@@ -105,6 +105,36 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
     let first_line = text.lines().next().expect("some content");
     assert!(by_xpath.contains(first_line), "{by_xpath}\n---\n{text}");
 
+    // With the suffix method beside it, FOREST picks the subtree and the suffix model still
+    // removes inside it: the output is the FOREST-only output or less.
+    let both = tmp.path().join("both.json");
+    ok(&run(&[
+        "learn",
+        "--method",
+        "suffix,forest",
+        "-o",
+        path(&both),
+        path(&dir),
+    ]));
+    let combined = ok(&run(&["clean", "--profile", path(&both), path(&page)]));
+    let forest_words: Vec<&str> = text.split_whitespace().collect();
+    assert!(!combined.trim().is_empty());
+    assert!(
+        combined
+            .split_whitespace()
+            .all(|w| forest_words.contains(&w)),
+        "{combined}"
+    );
+    let only = ok(&run(&[
+        "clean",
+        "--profile",
+        path(&both),
+        "--method",
+        "forest",
+        path(&page),
+    ]));
+    assert_eq!(only, text);
+
     // The baseline ranking and other options are accepted.
     let coverage = tmp.path().join("coverage.json");
     ok(&run(&[
