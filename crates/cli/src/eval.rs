@@ -365,10 +365,11 @@ fn run_learned(
     }
     if methods.forest {
         let config = args.forest.config()?;
+        let feeds = args.forest.feeds()?;
         for (site, pages) in &learnable {
             let inputs: Vec<chaff_core::PageInput<'_>> =
                 pages.iter().map(|(_, p)| p.input()).collect();
-            match chaff_forest::learn(&inputs, &config, None) {
+            match chaff_forest::learn(&inputs, &config, feeds.as_ref()) {
                 Ok(learned) => {
                     if let Some(p) = profiles.get_mut(site) {
                         p.methods.forest = Some(learned.model);
