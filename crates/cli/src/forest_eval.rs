@@ -98,24 +98,7 @@ pub fn figures(
             "FOREST: F1 by the number of sample pages per site (Oita & Senellart, Figure 5)",
             "sample pages per site (at most)",
             "F1",
-            &[
-                Line {
-                    name: "FOREST (tf-idf), 4-gram shingles".into(),
-                    points: forest4,
-                },
-                Line {
-                    name: "FOREST (tf-idf), word bigrams".into(),
-                    points: forest2,
-                },
-                Line {
-                    name: "COVERAGE, 4-gram shingles".into(),
-                    points: cov4,
-                },
-                Line {
-                    name: "whole page, 4-gram shingles".into(),
-                    points: flat,
-                },
-            ],
+            &figure_lines(forest4, forest2, cov4, flat),
         )?;
         eprintln!("chaff: Figure 5 -> {}", path.display());
     }
@@ -155,24 +138,7 @@ pub fn figures(
             "FOREST: F1 by the number of signifiers per page (Oita & Senellart, Figure 6)",
             "signifiers per page (at most)",
             "F1",
-            &[
-                Line {
-                    name: "FOREST (tf-idf), 4-gram shingles".into(),
-                    points: forest4,
-                },
-                Line {
-                    name: "FOREST (tf-idf), word bigrams".into(),
-                    points: forest2,
-                },
-                Line {
-                    name: "COVERAGE, 4-gram shingles".into(),
-                    points: cov4,
-                },
-                Line {
-                    name: "whole page, 4-gram shingles".into(),
-                    points: flat,
-                },
-            ],
+            &figure_lines(forest4, forest2, cov4, flat),
         )?;
         eprintln!("chaff: Figure 6 -> {}", path.display());
     }
@@ -263,4 +229,32 @@ pub fn bench(b: ForestBench) -> anyhow::Result<crate::common::Status> {
         apply_best / parse_best
     );
     Ok(crate::common::Status::Ok)
+}
+
+/// The four curves of Figures 5 and 6: FOREST by 4-gram shingles and by word bigrams,
+/// COVERAGE, and the whole page as a flat reference.
+fn figure_lines(
+    forest4: Vec<(f64, f64)>,
+    forest2: Vec<(f64, f64)>,
+    cov4: Vec<(f64, f64)>,
+    flat: Vec<(f64, f64)>,
+) -> [Line; 4] {
+    [
+        Line {
+            name: "FOREST (tf-idf), 4-gram shingles".into(),
+            points: forest4,
+        },
+        Line {
+            name: "FOREST (tf-idf), word bigrams".into(),
+            points: forest2,
+        },
+        Line {
+            name: "COVERAGE, 4-gram shingles".into(),
+            points: cov4,
+        },
+        Line {
+            name: "whole page, 4-gram shingles".into(),
+            points: flat,
+        },
+    ]
 }
