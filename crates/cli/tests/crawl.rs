@@ -41,6 +41,22 @@ fn site() -> TestServer {
     .expect("test server starts")
 }
 
+/// `chaff crawl --quiet OPTIONS --out OUT SEED [--resume]`, stdout discarded, stderr kept.
+fn crawl_command(out: &std::path::Path, seed: &str, options: &[&str], resume: bool) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chaff"));
+    cmd.args(["crawl", "--quiet"])
+        .args(options)
+        .arg("--out")
+        .arg(out)
+        .arg(seed)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if resume {
+        cmd.arg("--resume");
+    }
+    cmd
+}
+
 fn page_hits(server: &TestServer) -> Vec<(String, Instant)> {
     server
         .hits()
@@ -56,18 +72,8 @@ fn kill_then_resume_fetches_each_page_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("crawl.warc.gz");
     let delay = "150ms";
-    let args = |resume: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_chaff"));
-        cmd.args(["crawl", "--quiet", "--delay", delay, "--out"])
-            .arg(&out)
-            .arg(format!("{}/p/0", server.base()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        if resume {
-            cmd.arg("--resume");
-        }
-        cmd
-    };
+    let seed = format!("{}/p/0", server.base());
+    let args = |resume: bool| crawl_command(&out, &seed, &["--delay", delay], resume);
     let mut child = args(false).spawn().expect("chaff crawl starts");
     // Kill between two fetches: once the journal records every page the server has served
     // (so its records are written) and the next request is not due yet (the delay).
@@ -192,26 +198,9 @@ fn kill_at_any_moment_leaves_a_resumable_warc() {
     .expect("test server starts");
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("crawl.warc.gz");
-    let args = |resume: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_chaff"));
-        cmd.args([
-            "crawl",
-            "--quiet",
-            "--delay",
-            "0",
-            "--concurrency",
-            "8",
-            "--out",
-        ])
-        .arg(&out)
-        .arg(format!("{}/p/0", server.base()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-        if resume {
-            cmd.arg("--resume");
-        }
-        cmd
-    };
+    let seed = format!("{}/p/0", server.base());
+    let args =
+        |resume: bool| crawl_command(&out, &seed, &["--delay", "0", "--concurrency", "8"], resume);
     let mut child = args(false).spawn().expect("chaff crawl starts");
     let deadline = Instant::now() + Duration::from_secs(30);
     while server.hit_count() < MANY / 3 {

@@ -278,6 +278,10 @@ impl SubtreeModel {
         hashes: &SubtreeHashes,
         measure: CoverMeasure,
     ) -> Vec<bool> {
+        if hashes.hash.len() != doc.len() || hashes.substantive.len() != doc.len() {
+            // Hashes of another document: compute this one's rather than index past them.
+            return self.template_nodes(doc, &subtree_hashes(doc), measure);
+        }
         let n = doc.len();
         let template: Vec<bool> = hashes
             .substantive
