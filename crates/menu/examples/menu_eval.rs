@@ -29,6 +29,7 @@ fn main() {
     let mut sweep = false;
     let mut per_page = false;
     let mut sweep_all = false;
+    let mut model_only = false;
     let mut synth_sites = 9usize;
     let mut params = MenuParams::PAPER;
     let mut args = std::env::args().skip(1);
@@ -39,6 +40,7 @@ fn main() {
             "--readings" => sweep = true,
             "--sweep-all" => sweep_all = true,
             "--pages" => per_page = true,
+            "--model" => model_only = true,
             "--params" => {
                 let text = args.next().unwrap_or_default();
                 params = MenuParams::from_json(&text).unwrap_or_else(|e| {
@@ -57,6 +59,11 @@ fn main() {
     if sweep_all {
         let pages = load_labelled(&labels).expect("labels");
         all_readings(&pages, folds);
+        return;
+    }
+    if model_only {
+        let pages = load_labelled(&labels).expect("labels");
+        model_eval(&pages, folds, synth_sites);
         return;
     }
     if labels.exists() {
@@ -495,6 +502,175 @@ fn all_readings(pages: &[LabelledPage], folds: usize) {
             100.0 * paper,
             100.0 * cv,
             100.0 * full
+        );
+    }
+}
+
+fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
+    use chaff_menu::model::{self, FEATURE_NAMES, FitOptions, ModelPage};
+    let null: Vec<bool> = pages.iter().map(|p| p.gold.is_null()).collect();
+    let r = Readings::default();
+    let tp: Vec<TrainPage> = pages
+        .iter()
+        .map(|p| TrainPage::new(&p.doc, p.gold, &p.entry.site, &r))
+        .collect();
+    let mp: Vec<ModelPage> = pages
+        .iter()
+        .zip(&tp)
+        .map(|(p, t)| ModelPage::new(&p.doc, t))
+        .collect();
+    let oracle: Vec<PageScore> = mp
+        .iter()
+        .map(|p| {
+            if p.null {
+                PageScore::all(1.0)
+            } else {
+                p.scores
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| a.f1.total_cmp(&b.f1))
+                    .unwrap_or_default()
+            }
+        })
+        .collect();
+    header();
+    row("candidates' oracle", &summarize(&oracle, &null));
+    let mut opts = FitOptions::default();
+    if let Some(v) = std::env::var("MENU_L2").ok().and_then(|v| v.parse().ok()) {
+        opts.l2 = v;
+    }
+    if let Some(v) = std::env::var("MENU_STEPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        opts.steps = v;
+    }
+    // Generated sites (another seed than the synthetic evaluation's) that may join training.
+    let synth_train: usize = std::env::var("MENU_SYNTH_TRAIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let extra: Vec<ModelPage> = chaff_synth::generate_sites(7, synth_train, 3)
+        .iter()
+        .flat_map(|site| {
+            site.pages.iter().filter_map(|page| {
+                let doc = page.parse().ok()?;
+                let gold = chaff_menu::eval::Gold::Selector(page.menu_root);
+                let t = TrainPage::new(&doc, gold, &site.domain, &r);
+                let mut m = ModelPage::new(&doc, &t);
+                m.rank_only = std::env::var_os("MENU_RANK_ONLY").is_some();
+                m.weight = std::env::var("MENU_SYNTH_WEIGHT")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(1.0);
+                Some(m)
+            })
+        })
+        .collect();
+    let cv = model::cross_validate(&mp, &tp, &extra, folds, &opts);
+    row(&format!("model, {folds}-fold CV by site"), &cv.pooled);
+    let all: Vec<&ModelPage> = mp.iter().chain(&extra).collect();
+    let full = model::fit(&all, &opts);
+    let ins: Vec<PageScore> = mp.iter().map(|p| p.score(&full)).collect();
+    row("model in-sample", &summarize(&ins, &null));
+    let _ = &null;
+    println!(
+        "model on all pages (null threshold {:.4}):",
+        full.null_threshold
+    );
+    for (n, w) in FEATURE_NAMES.iter().zip(full.weights) {
+        println!("  {n:<20} {w:>8.4}");
+    }
+    println!("weights: {:?}", full.weights);
+    println!("\nCV failures:");
+    for (i, p) in pages.iter().enumerate() {
+        let s = cv.page_scores[i];
+        if s.perfect() {
+            continue;
+        }
+        let m = cv.models[cv.page_fold[i]];
+        let c = model::Candidates::compute(&p.doc);
+        let pred = c
+            .detect(&m)
+            .map(|e| chaff_dom::unique_selector(&p.doc, c.features.node(e)).unwrap_or_default())
+            .unwrap_or_else(|| "null".into());
+        println!(
+            "  {:>5.2} (P {:.2} R {:.2}) {:<26} gold {:<30} pred {}",
+            s.f1,
+            s.precision,
+            s.recall,
+            p.entry.site,
+            p.entry.menu.as_deref().unwrap_or("null"),
+            pred
+        );
+    }
+    // Speed: candidates + scoring, one core.
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut found = 0usize;
+        for p in pages {
+            found += usize::from(model::detect(&p.doc, &full).is_some());
+        }
+        std::hint::black_box(found);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "speed: {:.3} ms per page (model, one core, parsing excluded)",
+        1000.0 * best / pages.len() as f64
+    );
+    if synth_sites == 0 {
+        return;
+    }
+    let sites = chaff_synth::generate_sites(2024, synth_sites, 10);
+    let mut scores = Vec::new();
+    let mut stp = Vec::new();
+    let mut smp = Vec::new();
+    let mut by_style: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+    for site in &sites {
+        for page in &site.pages {
+            let Ok(doc) = page.parse() else { continue };
+            let leaves = chaff_menu::eval::LeafCounts::new(&doc);
+            let gold = chaff_menu::eval::Gold::Selector(page.menu_root);
+            let pred = model::detect(&doc, &full);
+            let s = chaff_menu::eval::score(&doc, &leaves, gold, pred);
+            if !s.perfect() && std::env::var_os("MENU_DEBUG").is_some() {
+                let c = model::Candidates::compute(&doc);
+                let top = c.best(&full).map(|(i, sc)| {
+                    let n = c.features.node(c.elems[i]);
+                    format!(
+                        "{} score {sc:.2} f1 {:.2}",
+                        chaff_dom::unique_selector(&doc, n).unwrap_or_default(),
+                        chaff_menu::eval::score(&doc, &leaves, gold, Some(n)).f1
+                    )
+                });
+                println!(
+                    "  synth {} {}: top {top:?} gold {} pred {}",
+                    site.style.name(),
+                    site.domain,
+                    chaff_dom::unique_selector(&doc, page.menu_root).unwrap_or_default(),
+                    pred.and_then(|n| chaff_dom::unique_selector(&doc, n))
+                        .unwrap_or_else(|| "null".into())
+                );
+            }
+            by_style.entry(site.style.name()).or_default().push(s.f1);
+            scores.push(s);
+            let t = TrainPage::new(&doc, gold, &site.domain, &r);
+            smp.push(ModelPage::new(&doc, &t));
+            stp.push(t);
+        }
+    }
+    let sn = vec![false; scores.len()];
+    println!("\nsynthetic sites ({synth_sites} x 10, seed 2024):");
+    header();
+    row("model fitted on menu-labels", &summarize(&scores, &sn));
+    let scv = model::cross_validate(&smp, &stp, &[], 3, &opts);
+    row("model, 3-fold CV by synthetic site", &scv.pooled);
+    for (style, v) in by_style {
+        println!(
+            "  labelled-set model, {style}: F1 {:.2} on {} pages",
+            100.0 * v.iter().sum::<f64>() / v.len() as f64,
+            v.len()
         );
     }
 }

@@ -388,7 +388,7 @@ const SECTIONS: [&str; 6] = ["Home", "World", "Business", "Sport", "Culture", "T
 #[test]
 fn detects_the_menu_of_a_plain_page() {
     let doc = parse(&news_page(&SECTIONS, "Rain"));
-    let menu = detect(&doc, &MenuParams::default());
+    let menu = detect(&doc, &MenuParams::PAPER);
     assert_eq!(menu, Some(by_id(&doc, "menu")));
     let report = MenuReport::new(&doc, menu, Some("https://daily.example/news/x.html"));
     assert_eq!(report.selector.as_deref(), Some("#menu"));
@@ -398,17 +398,26 @@ fn detects_the_menu_of_a_plain_page() {
 }
 
 #[test]
-fn paper_params_are_the_defaults_and_round_trip() {
-    let p = MenuParams::default();
-    assert_eq!(p, MenuParams::PAPER);
+fn paper_params_and_defaults_round_trip() {
+    let p = MenuParams::PAPER;
+    assert_eq!(
+        MenuParams::default(),
+        MenuParams {
+            method: Method::Model,
+            ..MenuParams::PAPER
+        }
+    );
     assert_eq!(p.weights, Weights::PAPER);
     assert!(close(p.weights.sum(), 1.0));
     assert_eq!(
         (p.menu_threshold, p.root_threshold, p.candidate_threshold),
         (0.8, 0.7, 0.85)
     );
-    assert_eq!(MenuParams::from_json("{}").unwrap(), p);
+    assert_eq!(MenuParams::from_json("{}").unwrap(), MenuParams::default());
+    assert_eq!(MenuParams::from_json(r#"{"method":"paper"}"#).unwrap(), p);
     assert_eq!(MenuParams::from_json(&p.to_json()).unwrap(), p);
+    let d = MenuParams::default();
+    assert_eq!(MenuParams::from_json(&d.to_json()).unwrap(), d);
     let q = MenuParams::from_json(r#"{"weights":{"ul":0.0},"readings":{"link_ratio":"density"}}"#)
         .unwrap();
     assert_eq!(q.weights.ul, 0.0);
@@ -450,7 +459,7 @@ fn definition_5_prefers_the_recurring_menu() {
         "Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta",
     ]));
     let b = parse(&page(&["Eta", "Theta", "Iota", "Kappa", "Lambda", "Mu"]));
-    let p = MenuParams::default();
+    let p = MenuParams::PAPER;
     assert_eq!(
         detect(&a, &p),
         Some(by_id(&a, "first")),
@@ -495,7 +504,7 @@ fn labeler_roles() {
     }
     // No menu: all content.
     let empty = parse("<p>just text</p>");
-    let labels = menu_labels(&empty, detect(&empty, &MenuParams::default()));
+    let labels = menu_labels(&empty, detect(&empty, &MenuParams::PAPER));
     assert!(labels.roles().iter().all(|&r| r == Role::Content));
 }
 
@@ -684,7 +693,7 @@ fn training_fits_and_cross_validates() {
 
 #[test]
 fn pathological_pages() {
-    let p = MenuParams::default();
+    let p = MenuParams::PAPER;
     // Empty input, text only, no links.
     for html in [
         "",
@@ -772,7 +781,7 @@ mod props {
         #[test]
         fn detection_never_panics_and_stays_in_the_body(html in soup()) {
             let doc = parse(&html);
-            let p = MenuParams::default();
+            let p = MenuParams::PAPER;
             let f = NodeFeatures::compute(&doc, &p.readings);
             // The element tree mirrors the DOM.
             for e in 0..f.len() as u32 {

@@ -181,6 +181,8 @@ impl Grid {
             .into_iter()
             .flat_map(|w| {
                 th.iter().map(move |&(c, r, m)| MenuParams {
+                    method: crate::Method::Paper,
+                    model: crate::model::MenuModel::DEFAULT,
                     weights: w,
                     menu_threshold: m,
                     root_threshold: r,
