@@ -30,13 +30,28 @@ pub struct MenuArgs {
     /// Other pages of the same site: a menu must recur on one of them (Definition 5).
     #[arg(long, value_name = "DIR")]
     site_pages: Option<String>,
-    /// Weights and thresholds written by `chaff train-menu` (default: the paper's).
-    #[arg(long, value_name = "FILE")]
+    /// Parameters written by `chaff train-menu` (default: the built-in model; `--paper` for
+    /// the paper's method and weights).
+    #[arg(long, value_name = "FILE", conflicts_with = "paper")]
     params: Option<PathBuf>,
+    /// The paper's method with its section 4.1 weights and thresholds, instead of the model.
+    #[arg(long)]
+    paper: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TrainMethod {
+    /// The scored-element model (the default detector).
+    Model,
+    /// The paper's section 4.1 grid over its six weights and two thresholds.
+    Paper,
 }
 
 #[derive(Args)]
 pub struct TrainMenuArgs {
+    /// What to fit.
+    #[arg(long, value_enum, default_value = "model")]
+    method: TrainMethod,
     /// Labelled pages in the format of ../shared/datasets/menu-labels/labels.json.
     #[arg(long, value_name = "FILE")]
     labels: PathBuf,
@@ -63,7 +78,11 @@ pub fn load_params(path: Option<&PathBuf>) -> anyhow::Result<MenuParams> {
 }
 
 pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
-    let params = load_params(args.params.as_ref())?;
+    let params = if args.paper {
+        MenuParams::PAPER
+    } else {
+        load_params(args.params.as_ref())?
+    };
     let load = LoadOptions {
         parse: args.input.parse_options(),
         keep_source: false,
@@ -151,9 +170,6 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
 }
 
 pub fn train(args: TrainMenuArgs) -> anyhow::Result<Status> {
-    let grid = chaff_menu::train::Grid::paper();
-    let (trained, cv) = chaff_menu::train::train_from_labels(&args.labels, &grid, args.folds)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.labels.display()))?;
     let show = |what: &str, s: &chaff_menu::eval::Summary| {
         outln!(
             "{what:<28} pages {:>4}  P {:>6.2}  R {:>6.2}  F1 {:>6.2}  perfect {:>5.1}%",
@@ -164,6 +180,32 @@ pub fn train(args: TrainMenuArgs) -> anyhow::Result<Status> {
             100.0 * s.perfect
         )
     };
+    if let TrainMethod::Model = args.method {
+        let opts = chaff_menu::model::FitOptions::default();
+        let (model, fitted, cv) =
+            chaff_menu::model::fit_from_labels(&args.labels, args.folds, &opts)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", args.labels.display()))?;
+        outln!("model of {} features", chaff_menu::model::FEATURES)?;
+        show("fitted (on its own pages)", &fitted)?;
+        if let Some(cv) = &cv {
+            show(
+                &format!("{}-fold cross-validation", cv.models.len()),
+                &cv.pooled,
+            )?;
+        }
+        if let Some(path) = &args.output {
+            let params = MenuParams {
+                model,
+                ..MenuParams::default()
+            };
+            chaff::corpus::atomic_write(path, params.to_json().as_bytes())?;
+            eprintln!("chaff: parameters -> {}", path.display());
+        }
+        return Ok(Status::Ok);
+    }
+    let grid = chaff_menu::train::Grid::paper();
+    let (trained, cv) = chaff_menu::train::train_from_labels(&args.labels, &grid, args.folds)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.labels.display()))?;
     outln!("{} combinations of the paper's grid", trained.combinations)?;
     show("fitted (on its own pages)", &trained.summary)?;
     if let Some(cv) = &cv {

@@ -21,14 +21,16 @@
 //! 4. [`links`]: the menu's links with absolute URLs; [`MenuReport`] is what `chaff menu`
 //!    prints (selector from [`chaff_dom::unique_selector`], links); [`MenuLabeler`] labels the
 //!    menu subtree [`Role::Menu`].
-//! 5. [`eval`]: the `menu-labels` MANIFEST's scoring (leaf units, per-page P/R/F1, null gold);
+//! 5. [`model`]: the default detector ([`Method::Model`]), a measured deviation (below).
+//! 6. [`eval`]: the `menu-labels` MANIFEST's scoring (leaf units, per-page P/R/F1, null gold);
 //!    [`train`]: section 4.1's grid (3,995 weight vectors summing to 1 x 9 threshold pairs =
 //!    35,955 combinations) with features computed once per page, rayon over weight vectors,
 //!    and site-wise k-fold cross-validation.
 //!
-//! Parameters default to the paper's: menu threshold 0.80, root threshold 0.70, weights
+//! [`MenuParams::PAPER`] is the paper's method with its parameters: menu threshold 0.80, root threshold 0.70, weights
 //! amplitude 0.20, link 0.10, text 0.30, UL 0.20, representative 0.10, position 0.10,
-//! candidates above 0.85 ([`MenuParams::PAPER`]).
+//! candidates above 0.85. [`MenuParams::default`] runs [`Method::Model`] instead (below); the
+//! paper's parameters stay in it, so `{"method": "paper"}` switches back.
 //!
 //! # Readings and deviations
 //!
@@ -95,19 +97,62 @@
 //!
 //! # Measured (`menu_eval` example)
 //!
-//! On `menu-labels` (68 pages, 46 sites, 7 null): paper weights P 59.4, R 45.3, F1 47.0,
-//! 38.2% of pages perfect; trained with 5-fold cross-validation by site P 58.4, R 48.8,
-//! F1 50.0, 38.2% perfect (the paper: P 98.21, R 94.13, F1 94.46 on its own benchmark). One
-//! pass over the whole grid takes about 5 s on two threads, and serves every fold (the paper:
-//! 85 days); features and detection take about 0.12 ms per page on one core. The best
-//! *in-sample* combination of the grid reaches only F1 57.2, and no reading tried exceeds 60:
-//! the six properties do not separate the main menu from other link lists on these old news
-//! portals (mega-menus whose submenus outweigh the menu, network bars and utility strips
-//! before the section bar, table layouts without `ul`), although per page the best
-//! combination of the grid averages about F1 0.9 — the weights conflict across pages. On
-//! synthetic sites (`chaff-synth`) every page carries a utility menu shaped like the main
-//! menu and placed before it; F1 is 8.3 with the paper's weights and 54 with trained ones.
-
+//! On `menu-labels` (68 pages, 46 sites, 7 null; every gold element is found by its selector in
+//! our html5ever parse, none needs the link-text fallback): paper weights P 59.4, R 45.3,
+//! F1 47.0, 38.2% of pages perfect; the paper's grid trained with 5-fold cross-validation by
+//! site P 58.4, R 48.8, F1 50.0, 38.2% perfect (the paper: P 98.21, R 94.13, F1 94.46 on its
+//! own benchmark). One pass over the whole grid takes about 5 s on two threads, and serves
+//! every fold (the paper: 85 days); features and detection take about 0.12 ms per page on one
+//! core. The best *in-sample* combination of the grid reaches only F1 57.2, and no reading
+//! tried exceeds 60: the six properties do not separate the main menu from other link lists
+//! on these old news portals (mega-menus whose submenus outweigh the menu, network bars and
+//! utility strips before the section bar, table layouts without `ul`), although per page the
+//! best combination of the grid averages about F1 0.9 — the weights conflict across pages. On
+//! synthetic sites (`chaff-synth`) every page carries a utility menu shaped like the main menu
+//! and placed before it (html5: `nav.utility-nav > ul`, the same shape as the main
+//! `nav.main-nav > ul`), and the table style's menu is a row of bare links in `<font><b>`
+//! separated by `|`, which no property of Definition 6 rewards; F1 is 11 with the paper's
+//! weights and 58 with trained ones (3-fold CV by site). This is a mismatch between the
+//! generator and the method, not a bug: the generator's menus are what it says they are.
+//!
+//! # The default: a scored-element model (a measured deviation)
+//!
+//! [`Method::Model`] ([`model`]) scores every element with at least two links by a linear model
+//! over 35 features: the six properties of Definition 6 and what a demanding user would expect
+//! a menu detector to look at — `<nav>`/`role=navigation`, id/class words (nav/menu; main,
+//! primary, global, top, header; footer, social, share, breadcrumb, utility, account, related,
+//! tags, ...), header/footer/aside/nav/list-item ancestors, the position of the first link in
+//! the page's link order, link-text length, item count and homogeneity of the children, links
+//! per item, internal/script link shares, separators between links. The best element is the
+//! menu unless its score is below a learned "no menu" score. It is fitted by a listwise
+//! softmax (the probability mass on the elements that score F1 = 1 against the gold menu),
+//! L2 0.01 fixed beforehand; the built-in weights are fitted to all 68 labelled pages.
+//!
+//! | `menu-labels`, 68 pages | P | R | F1 | perfect | null pages right |
+//! |---|---|---|---|---|---|
+//! | paper's method and weights | 59.4 | 45.3 | 47.0 | 38.2% | 7/7 |
+//! | paper's grid, 5-fold CV by site | 58.4 | 48.8 | 50.0 | 38.2% | 7/7 |
+//! | model, 5-fold CV by site | 92.6 | 92.6 | 92.6 | 92.6% | 5/7 |
+//! | model, in-sample (the built-in weights) | 95.6 | 95.6 | 95.6 | 95.6% | 6/7 |
+//!
+//! The cross-validated figure moves with the L2 penalty (88.2 at 0.03, 94.1 at 0.003; 0.01
+//! was fixed before looking): with 46 sites a single page is 1.5 points. Features were added
+//! while reading the development set's cross-validated failures (the `li` ancestor, for
+//! instance, took it from 86.0 to 92.6: dropdown panels and sidebar widgets sit in list
+//! items, main menus do not); the MANIFEST's held-out test set was not used. The five pages
+//! still wrong under cross-validation: two null pages (jezebel: an author menu; wjz: a
+//! text-size switcher), musicomh (a table-layout bar of six links, scored below "no menu"),
+//! heise (the heise-wide bar chosen over the channel's own) and wikipedia (a navbox at the
+//! end of the article outscores the sidebar portal).
+//!
+//! On generated sites (9 sites x 10 pages, seed 2024, none seen in fitting) the built-in model
+//! finds the menu exactly on every html5 and div-soup page and on no table-style page (its
+//! bar of `|`-separated links scores below "no menu"): F1 66.7. Adding six generated sites
+//! (another seed) to the fitting pages gives 100 there but 88.2 on `menu-labels` (two more
+//! null pages lost): the two data sets disagree on what a bare row of links means, and the
+//! built-in weights follow the real pages. Speed: about 0.5 ms per page on one core beyond
+//! parsing (the paper's method: 0.12-0.18 ms).
+//!
 pub mod algo;
 pub mod eval;
 pub mod features;
@@ -231,7 +276,7 @@ pub enum Method {
     /// [`MenuParams::weights`] and the thresholds.
     Paper,
     /// The measured deviation of [`model`]: every element with two or more links scored by
-    /// [`MenuParams::model`] (the default: F1 86 against the paper's 47 on `menu-labels`,
+    /// [`MenuParams::model`] (the default: F1 92.6 against the paper's 47.0 on `menu-labels`,
     /// cross-validated by site).
     #[default]
     Model,

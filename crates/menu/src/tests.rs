@@ -473,6 +473,21 @@ fn definition_5_prefers_the_recurring_menu() {
     // The page itself is not its own sibling; no siblings means no recurring menu.
     assert_eq!(detect_with_siblings(&a, &[&a], &p), None);
     assert_eq!(detect_with_siblings(&a, &[], &p), None);
+
+    // The model, with a null threshold low enough for these bare pages: page-level it takes
+    // the first list too, with a sibling page the recurring one.
+    let m = MenuParams {
+        model: model::MenuModel {
+            null_threshold: f32::NEG_INFINITY,
+            ..model::MenuModel::DEFAULT
+        },
+        ..MenuParams::default()
+    };
+    assert_eq!(detect(&a, &m), Some(by_id(&a, "first")));
+    let recurring = detect_with_siblings(&a, &[&b], &m).expect("a recurring menu");
+    assert!(a.contains(recurring, by_id(&a, "second")));
+    assert!(!a.contains(recurring, by_id(&a, "first")));
+    assert_eq!(detect_with_siblings(&a, &[], &m), None);
 }
 
 // ---------------------------------------------------------------------------------------------
