@@ -51,9 +51,11 @@ fn synthetic_sites_meet_the_targets() {
     );
 }
 
-/// The alignment method's template tokens on synthetic sites (the paper's Table 2 layout),
-/// guarded at the level measured at t = 16 with 5 seeds (precision 0.946, recall 0.912,
-/// 0.973 without slot data), and the paper's trend: precision grows with t.
+/// The alignment method's template tokens on synthetic sites (the paper's Table 2 layout):
+/// against the generator's layout tokens, at t = 16, precision and recall of at least 0.95
+/// (measured 0.967 / 0.972 on these 2 seeds, 0.969 / 0.981 on 5); the figures with node
+/// labels as truth guarded at their measured level (0.942 / 0.902 here); and the paper's
+/// trend: precision grows with t.
 #[test]
 fn alignment_template_tokens_on_synthetic_sites() {
     let r = eval(&[
@@ -71,10 +73,17 @@ fn alignment_template_tokens_on_synthetic_sites() {
     let (t2, t16) = (&rows[0], &rows[1]);
     eprintln!("align sweep: {rows:?}");
     assert_eq!(t16["t"], 16);
-    assert!(share(t16, "precision") >= 0.93, "{t16}");
-    assert!(share(t16, "recall") >= 0.90, "{t16}");
-    assert!(share(t16, "static_recall") >= 0.96, "{t16}");
-    assert!(share(t16, "precision") > share(t2, "precision"), "{rows:?}");
+    let (main, labels) = (&t16["tokens"]["main"], &t16["tokens"]["labels"]);
+    assert!(share(main, "precision") >= 0.95, "{t16}");
+    assert!(share(main, "recall") >= 0.95, "{t16}");
+    assert!(share(labels, "precision") >= 0.93, "{t16}");
+    assert!(share(labels, "recall") >= 0.89, "{t16}");
+    // What `clean` removes never holds a token of the article.
+    assert!(share(&t16["removed"]["main"], "precision") >= 0.99, "{t16}");
+    assert!(
+        share(main, "precision") > share(&t2["tokens"]["main"], "precision"),
+        "{rows:?}"
+    );
 }
 
 /// The closed world, where every linked headline is also a sampled page, is harder for a

@@ -59,6 +59,35 @@ impl Label {
     }
 }
 
+/// Where a node comes from: the site's layout, which every page repeats, or the page's own
+/// data. This is the template "known token by token" of template-sequence methods (Geraci &
+/// Maggini's template is the tag and text sequence the site's pages share): a token is a
+/// template token when its node is [`Origin::Layout`], whatever the node's [`Label`].
+///
+/// The two views differ in both directions. Layout inside the content region: the article's
+/// wrapper elements, its headline and byline elements, the word "By" — the same on every
+/// page, but content by [`Label`] because nothing else is in their subtrees. Page data
+/// inside template regions ("slot data"): the headlines of the "Latest" and "Related" lists,
+/// dates, comment counts, ad blocks (present on some pages only), the previous and next
+/// links, the page title — template by [`Label`], but no single sequence can hold them.
+///
+/// A node is page data when its text differs from page to page or when only some pages
+/// have it; an element whose attributes differ (session ids in links, a per-page `id`) but
+/// which every page has at that place is layout, as the paper's hand-made templates keep
+/// such tags. So the five items of a "Latest" list are layout elements holding page-data
+/// text, while a "Related" list, three or four alike items long, is page data item by item
+/// (which item is the extra one no alignment can tell). Text is judged as written, before
+/// any normalisation: "5 comments" is page data although a method that masks digits reads
+/// it as "0 comments" on most pages. Whitespace and comments carry no tokens; they are
+/// marked as built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Origin {
+    /// Emitted by the site's layout on every page.
+    Layout,
+    /// This page's data.
+    PageData,
+}
+
 macro_rules! regions {
     ($( $(#[$doc:meta])* $variant:ident = $code:literal, $name:literal, $label:ident; )*) => {
         /// The part of the page a node belongs to; finer than [`Label`].

@@ -29,6 +29,12 @@
 //!   every container whose subtree holds both content and template (page wrappers, columns,
 //!   the `article` element when dates or breadcrumbs sit inside it).
 //!
+//! Every node also has an [`Origin`]: the site's layout, which every page repeats, or the
+//! page's own data (the article, and the slot data of template regions: list headlines,
+//! dates, ads). It is the truth for methods whose template is a token sequence: the article's
+//! wrapper elements are layout though labelled content, a "Latest" headline is page data
+//! though labelled template.
+//!
 //! Whitespace-only text nodes and comments take their parent's label and region. A node's
 //! label is always its region's label ([`Region::label`]). Template regions may contain the
 //! main menu (a header holding the menu is template), but no region contains content except
@@ -68,7 +74,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 pub use chaff_dom::NodeId;
-pub use label::{Label, Region, WordCounts, word_counts, word_counts_by};
+pub use label::{Label, Origin, Region, WordCounts, word_counts, word_counts_by};
 pub use sidecar::{LABELS_FILE, PageLabels, SiteLabels, read_labels, write_site};
 
 /// Errors of writing and reading site folders.
@@ -226,6 +232,9 @@ pub struct SynthPage {
     pub labels: Vec<Label>,
     /// Region of every node, indexed by node id.
     pub regions: Vec<Region>,
+    /// Origin of every node, indexed by node id: the site's layout, repeated on every page,
+    /// or this page's data (see [`Origin`]).
+    pub origins: Vec<Origin>,
     /// The smallest element containing all content nodes.
     pub content_root: NodeId,
     /// The main menu's container element.
@@ -283,6 +292,7 @@ pub fn generate_site(cfg: &SiteConfig) -> SynthSite {
                 html,
                 labels: tl.labels,
                 regions: tl.regions,
+                origins: tl.origins,
                 content_root: tl.content_root,
                 menu_root: tl.menu_root,
                 short: ctx.art.short,

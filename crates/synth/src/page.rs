@@ -4,7 +4,7 @@
 use chaff_dom::NodeId;
 
 use crate::Style;
-use crate::label::{Label, Region};
+use crate::label::{Label, Origin, Region};
 use crate::rng::Rng;
 use crate::site::{ArticleMeta, STREAM_PAGE, Session, SitePlan};
 use crate::tree::{Builder, SerOptions, TKind, Tree};
@@ -357,6 +357,7 @@ pub(crate) fn build_page(plan: &SitePlan, index: usize) -> Option<(PageCtx<'_>, 
 pub(crate) struct TreeLabels {
     pub(crate) labels: Vec<Label>,
     pub(crate) regions: Vec<Region>,
+    pub(crate) origins: Vec<Origin>,
     pub(crate) content_root: NodeId,
     pub(crate) menu_root: NodeId,
 }
@@ -364,6 +365,17 @@ pub(crate) struct TreeLabels {
 pub(crate) fn tree_labels(tree: &Tree) -> TreeLabels {
     let regions: Vec<Region> = tree.nodes.iter().map(|n| n.region).collect();
     let labels: Vec<Label> = regions.iter().map(|r| r.label()).collect();
+    let origins: Vec<Origin> = tree
+        .nodes
+        .iter()
+        .map(|n| {
+            if n.page_data {
+                Origin::PageData
+            } else {
+                Origin::Layout
+            }
+        })
+        .collect();
     // Content root: the deepest element containing every content node.
     let mut root: Option<usize> = None;
     for (i, l) in labels.iter().enumerate() {
@@ -384,6 +396,7 @@ pub(crate) fn tree_labels(tree: &Tree) -> TreeLabels {
     TreeLabels {
         labels,
         regions,
+        origins,
         content_root: NodeId(content_root as u32),
         menu_root: NodeId(menu_root as u32),
     }

@@ -213,3 +213,69 @@ fn comparison_catches_trees_the_parser_would_build_differently() {
     assert!(check(&build("table", true)).is_err());
     assert!(check(&build("table", false)).is_ok());
 }
+
+/// Origins: the texts marked as layout are the site's own, on (almost) every page; what is
+/// marked as page data and sits on every page is an ad's label (ads move from place to place
+/// and are missing from some places on every page) or the marker of a "Related" item (whose
+/// items are page data, see `styles::RELATED_LAYOUT_ITEMS`).
+#[test]
+fn layout_text_is_on_every_page_and_page_data_is_not() {
+    use std::collections::{HashMap, HashSet};
+    for style in Style::ALL {
+        for seed in 0..3 {
+            let pages = 12;
+            let sample: Vec<usize> = (0..pages).collect();
+            let plan = SitePlan::new(seed, 0, &sample, pages, style, None);
+            let mut layout_on: HashMap<String, usize> = HashMap::new();
+            let mut data_on: HashMap<(String, Region), usize> = HashMap::new();
+            let mut layout_elements = Vec::new();
+            for i in 0..pages {
+                let (_, built) = build_page(&plan, i).expect("page exists");
+                let tree = &built.tree;
+                let tl = tree_labels(tree);
+                let mut seen = HashSet::new();
+                let mut elements = 0usize;
+                for (j, node) in tree.nodes.iter().enumerate() {
+                    if let TKind::Element { .. } = node.kind
+                        && !node.page_data
+                    {
+                        elements += 1;
+                    }
+                    let TKind::Text(t) = &node.kind else { continue };
+                    let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if t.is_empty() || !seen.insert((t.clone(), node.page_data)) {
+                        continue;
+                    }
+                    if node.page_data {
+                        *data_on.entry((t, tl.regions[j])).or_default() += 1;
+                    } else {
+                        *layout_on.entry(t).or_default() += 1;
+                    }
+                }
+                layout_elements.push(elements);
+            }
+            for (t, n) in &layout_on {
+                // The first and last pages lack the previous or next link.
+                assert!(
+                    *n + 1 >= pages,
+                    "{style} seed {seed}: layout text {t:?} on {n} of {pages} pages"
+                );
+            }
+            for ((t, region), n) in &data_on {
+                if *n == pages {
+                    assert!(
+                        matches!(region, Region::Ad | Region::Related),
+                        "{style} seed {seed}: page data {t:?} in {region:?} on every page"
+                    );
+                }
+            }
+            // Every page has the same layout elements but for the previous or next link
+            // missing on the first and last pages.
+            let (lo, hi) = (
+                layout_elements.iter().min().copied().unwrap_or(0),
+                layout_elements.iter().max().copied().unwrap_or(0),
+            );
+            assert!(hi - lo <= 4, "{style} seed {seed}: {layout_elements:?}");
+        }
+    }
+}

@@ -39,6 +39,8 @@ pub(crate) struct TNode {
     pub(crate) omit_start: bool,
     /// The end tag is not written (implied by the next start tag or the parent's end tag).
     pub(crate) omit_end: bool,
+    /// The node is this page's data, not the site's layout (see [`crate::Origin`]).
+    pub(crate) page_data: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +107,8 @@ pub(crate) struct Builder {
     tree: Tree,
     stack: Vec<usize>,
     indent_unit: &'static str,
+    /// Whether nodes made now are page data ([`Builder::page_data`]).
+    page_data: bool,
 }
 
 impl Builder {
@@ -118,10 +122,12 @@ impl Builder {
                     children: Vec::new(),
                     omit_start: false,
                     omit_end: false,
+                    page_data: false,
                 }],
             },
             stack: vec![0],
             indent_unit,
+            page_data: false,
         }
     }
 
@@ -144,9 +150,47 @@ impl Builder {
             children: Vec::new(),
             omit_start: false,
             omit_end: false,
+            page_data: self.page_data,
         });
         self.tree.nodes[parent].children.push(id);
         id
+    }
+
+    /// Builds with `f` the parts of the page that are this page's data rather than the
+    /// site's layout: text that differs from page to page (titles, dates, list headlines, ad
+    /// texts, the article) and elements that only some pages have (ads, an update date, a
+    /// standfirst, the article's paragraphs). Only marks nodes; the HTML is the same.
+    pub(crate) fn page_data<R>(&mut self, f: impl FnOnce(&mut Builder) -> R) -> R {
+        let outer = std::mem::replace(&mut self.page_data, true);
+        let r = f(self);
+        self.page_data = outer;
+        r
+    }
+
+    /// [`Builder::page_data`] when `on`, else plain `f`.
+    pub(crate) fn page_data_if<R>(&mut self, on: bool, f: impl FnOnce(&mut Builder) -> R) -> R {
+        let outer = self.page_data;
+        self.page_data |= on;
+        let r = f(self);
+        self.page_data = outer;
+        r
+    }
+
+    /// Text that is this page's data (see [`Builder::page_data`]).
+    pub(crate) fn data_text(&mut self, text: &str) {
+        self.page_data(|b| b.text(text));
+    }
+
+    /// An element of the layout holding only page data as text.
+    pub(crate) fn data_leaf(
+        &mut self,
+        tag: &'static str,
+        attrs: &[(&'static str, &str)],
+        text: &str,
+    ) {
+        self.open(tag, attrs);
+        self.data_text(text);
+        self.close();
     }
 
     pub(crate) fn doctype(&mut self, text: &str) {
@@ -231,6 +275,8 @@ impl Builder {
             && let TKind::Text(t) = &mut self.tree.nodes[last].kind
         {
             t.push_str(text);
+            // A text node that is partly page data is page data: its token differs.
+            self.tree.nodes[last].page_data |= self.page_data;
             return;
         }
         let region = self.region();

@@ -33,7 +33,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
         crumbs(&mut b, c);
     }
     for ad in c.ads_at(AdPos::Banner) {
-        self::ad(&mut b, c, ad);
+        b.page_data(|b| self::ad(b, c, ad));
     }
     b.nl();
     b.open("div", &[("id", k.get("container"))]);
@@ -56,7 +56,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
     b.close();
     b.end();
     for ad in c.ads_at(AdPos::Bottom) {
-        self::ad(&mut b, c, ad);
+        b.page_data(|b| self::ad(b, c, ad));
     }
     footer(&mut b, c);
     b.end();
@@ -82,7 +82,7 @@ fn head(b: &mut Builder, c: &PageCtx<'_>) {
         ],
     );
     b.nl();
-    b.leaf(
+    b.data_leaf(
         "title",
         &[],
         &format!("{} \u{bb} {}", c.plan.name, c.art.title),
@@ -208,13 +208,13 @@ fn crumbs(b: &mut Builder, c: &PageCtx<'_>) {
     b.text("You are here: ");
     b.leaf("a", &[("href", &c.href("/"))], "Home");
     b.text(sep);
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("href", &c.href(&c.section().path))],
         &c.section().text,
     );
     b.text(sep);
-    b.leaf("span", &[("class", "current")], &c.art.title);
+    b.data_leaf("span", &[("class", "current")], &c.art.title);
     b.close();
 }
 
@@ -241,16 +241,16 @@ fn post_info(b: &mut Builder, c: &PageCtx<'_>) {
     b.open("div", &[("class", k.get("postinfo"))]);
     b.open_in(Region::Date, "span", &[("class", k.get("date"))]);
     b.text("Posted on ");
-    b.text(&c.art.published.format(lay.pub_fmt));
+    b.data_text(&c.art.published.format(lay.pub_fmt));
     if let (Some(u), Some(fmt)) = (c.art.updated, lay.upd_fmt) {
         b.text(" | Last updated ");
-        b.text(&u.format(fmt));
+        b.data_text(&u.format(fmt));
     }
     b.close();
     b.text(" ");
     b.open_in(Region::Content, "span", &[("class", k.get("author"))]);
     b.text("by ");
-    b.leaf("a", &[("href", &c.href("/author/"))], &c.art.author);
+    b.data_leaf("a", &[("href", &c.href("/author/"))], &c.art.author);
     b.close();
     b.close();
 }
@@ -274,14 +274,16 @@ fn post(b: &mut Builder, c: &PageCtx<'_>) {
         &[("class", k.get("title"))],
     );
     b.open("a", &[("href", &c.href(&c.art.path)), ("rel", "bookmark")]);
-    b.text(&c.art.title);
+    b.data_text(&c.art.title);
     b.close();
     b.close();
     if let Some(s) = &c.standfirst {
         b.nl();
-        b.open_in(Region::Content, "div", &[("class", k.get("intro"))]);
-        b.leaf("strong", &[], s);
-        b.close();
+        b.page_data(|b| {
+            b.open_in(Region::Content, "div", &[("class", k.get("intro"))]);
+            b.leaf("strong", &[], s);
+            b.close();
+        });
     }
     if !lay.date_above_title {
         post_info(b, c);
@@ -300,7 +302,7 @@ fn post(b: &mut Builder, c: &PageCtx<'_>) {
     b.open_in(entry_region, "div", &[("class", k.get("entry"))]);
     for (i, block) in c.blocks.iter().enumerate() {
         b.nl();
-        match block {
+        b.page_data(|b| match block {
             Block::Para(runs) => {
                 b.open_in(Region::Content, "p", &[]);
                 write_inlines(b, c, runs);
@@ -334,10 +336,10 @@ fn post(b: &mut Builder, c: &PageCtx<'_>) {
                 b.leaf("p", &[("class", "wp-caption-text")], caption);
                 b.close();
             }
-        }
+        });
         if c.inline_ad_after == Some(i) {
             for ad in c.ads_at(AdPos::InArticle) {
-                self::ad(b, c, ad);
+                b.page_data(|b| self::ad(b, c, ad));
             }
         }
     }
@@ -349,7 +351,7 @@ fn post(b: &mut Builder, c: &PageCtx<'_>) {
         &[("class", k.get("postfooter"))],
     );
     b.text("Filed under ");
-    b.leaf(
+    b.data_leaf(
         "a",
         &[
             ("href", &c.href(&c.section().path)),
@@ -358,14 +360,14 @@ fn post(b: &mut Builder, c: &PageCtx<'_>) {
         &c.section().text,
     );
     b.text(" | ");
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("href", &c.href(&format!("{}#comments", c.art.path)))],
         &c.comments_text(),
     );
     if lay.show_views {
         b.text(" | ");
-        b.text(&c.views_text());
+        b.data_text(&c.views_text());
     }
     b.close();
     b.nl();
@@ -401,7 +403,7 @@ fn navigation(b: &mut Builder, c: &PageCtx<'_>) {
     if c.index > 0 {
         let p = c.article(c.index - 1);
         b.open("div", &[("class", "alignleft")]);
-        b.leaf(
+        b.data_leaf(
             "a",
             &[("href", &c.href(&p.path))],
             &format!("\u{ab} {}", p.title),
@@ -411,7 +413,7 @@ fn navigation(b: &mut Builder, c: &PageCtx<'_>) {
     if c.index + 1 < n {
         let p = c.article(c.index + 1);
         b.open("div", &[("class", "alignright")]);
-        b.leaf(
+        b.data_leaf(
             "a",
             &[("href", &c.href(&p.path))],
             &format!("{} \u{bb}", p.title),
@@ -421,22 +423,32 @@ fn navigation(b: &mut Builder, c: &PageCtx<'_>) {
     b.close();
 }
 
-fn widget_list(b: &mut Builder, c: &PageCtx<'_>, region: Region, title: &str, items: &[usize]) {
+/// A widget listing other articles; the first `on_every_page` items are layout.
+fn widget_list(
+    b: &mut Builder,
+    c: &PageCtx<'_>,
+    region: Region,
+    title: &str,
+    items: &[usize],
+    on_every_page: usize,
+) {
     b.nl();
     b.open_in(region, "li", &[("class", c.plan.classes.get("widget"))]);
     b.leaf("h3", &[], title);
     b.nl();
     b.open("ul", &[]);
-    for &j in items {
+    for (n, &j) in items.iter().enumerate() {
         let a = c.article(j);
         b.nl();
-        b.open("li", &[]);
-        b.leaf(
-            "a",
-            &[("href", &c.href(&a.path)), ("title", &a.title)],
-            &a.title,
-        );
-        b.close();
+        b.page_data_if(n >= on_every_page, |b| {
+            b.open("li", &[]);
+            b.data_leaf(
+                "a",
+                &[("href", &c.href(&a.path)), ("title", &a.title)],
+                &a.title,
+            );
+            b.close();
+        });
     }
     b.end();
     b.end();
@@ -449,14 +461,30 @@ fn sidebar(b: &mut Builder, c: &PageCtx<'_>) {
     b.open_in(Region::Sidebar, "div", &[("id", k.get("sidebar"))]);
     b.nl();
     b.open("ul", &[]);
-    widget_list(b, c, Region::Latest, "Recent Posts", &c.latest);
+    widget_list(
+        b,
+        c,
+        Region::Latest,
+        "Recent Posts",
+        &c.latest,
+        c.latest.len(),
+    );
     for ad in c.ads_at(AdPos::Sidebar) {
         b.nl();
-        b.open("li", &[]);
-        self::ad(b, c, ad);
-        b.close();
+        b.page_data(|b| {
+            b.open("li", &[]);
+            self::ad(b, c, ad);
+            b.close();
+        });
     }
-    widget_list(b, c, Region::Related, "You might also like", &c.related);
+    widget_list(
+        b,
+        c,
+        Region::Related,
+        "You might also like",
+        &c.related,
+        super::RELATED_LAYOUT_ITEMS,
+    );
     if matches!(plan.layout.side_box, SideBox::TagCloud | SideBox::Both) {
         b.nl();
         b.open_in(Region::TagCloud, "li", &[("class", k.get("widget"))]);

@@ -24,7 +24,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
     site_header(&mut b, c);
     main_menu(&mut b, c);
     for ad in c.ads_at(AdPos::Banner) {
-        super::html5_ad(&mut b, ad, "ad ad--banner");
+        b.page_data(|b| super::html5_ad(b, ad, "ad ad--banner"));
     }
     if lay.crumbs == CrumbPos::AboveLayout {
         crumbs(&mut b, c);
@@ -44,7 +44,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
     }
     b.end();
     for ad in c.ads_at(AdPos::Bottom) {
-        super::html5_ad(&mut b, ad, "ad ad--leaderboard");
+        b.page_data(|b| super::html5_ad(b, ad, "ad ad--leaderboard"));
     }
     site_footer(&mut b, c);
     b.end();
@@ -62,7 +62,7 @@ fn head(b: &mut Builder, c: &PageCtx<'_>) {
     b.nl();
     b.void("meta", &[("charset", "utf-8")]);
     b.nl();
-    b.leaf("title", &[], &format!("{} | {}", c.art.title, c.plan.name));
+    b.data_leaf("title", &[], &format!("{} | {}", c.art.title, c.plan.name));
     b.nl();
     b.void(
         "meta",
@@ -73,7 +73,7 @@ fn head(b: &mut Builder, c: &PageCtx<'_>) {
     );
     if let Some(s) = &c.standfirst {
         b.nl();
-        b.void("meta", &[("name", "description"), ("content", s)]);
+        b.page_data(|b| b.void("meta", &[("name", "description"), ("content", s)]));
     }
     b.nl();
     b.void("link", &[("rel", "canonical"), ("href", &c.url())]);
@@ -205,14 +205,14 @@ fn crumbs(b: &mut Builder, c: &PageCtx<'_>) {
     b.leaf("a", &[("href", &c.href("/"))], "Home");
     b.close();
     b.open("li", &[]);
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("href", &c.href(&c.section().path))],
         &c.section().text,
     );
     b.close();
     b.open("li", &[("aria-current", "page")]);
-    b.text(&c.art.title);
+    b.data_text(&c.art.title);
     b.close();
     b.close();
     b.close();
@@ -222,17 +222,19 @@ fn dates(b: &mut Builder, c: &PageCtx<'_>) {
     let lay = &c.plan.layout;
     b.nl();
     b.open_in(Region::Date, "div", &[("class", "article-meta")]);
-    b.leaf(
+    b.data_leaf(
         "time",
         &[("datetime", &c.art.published.iso()), ("class", "published")],
         &c.art.published.format(lay.pub_fmt),
     );
     if let (Some(u), Some(fmt)) = (c.art.updated, lay.upd_fmt) {
-        b.text(" \u{b7} ");
-        b.open("span", &[("class", "updated")]);
-        b.text("Updated ");
-        b.leaf("time", &[("datetime", &u.iso())], &u.format(fmt));
-        b.close();
+        b.page_data(|b| {
+            b.text(" \u{b7} ");
+            b.open("span", &[("class", "updated")]);
+            b.text("Updated ");
+            b.leaf("time", &[("datetime", &u.iso())], &u.format(fmt));
+            b.close();
+        });
     }
     b.text(" \u{b7} ");
     b.open_in(
@@ -240,10 +242,10 @@ fn dates(b: &mut Builder, c: &PageCtx<'_>) {
         "span",
         &[("class", "article-meta__stats")],
     );
-    b.leaf("a", &[("href", "#comments")], &c.comments_text());
+    b.data_leaf("a", &[("href", "#comments")], &c.comments_text());
     if lay.show_views {
         b.text(" \u{b7} ");
-        b.text(&c.views_text());
+        b.data_text(&c.views_text());
     }
     b.close();
     b.close();
@@ -264,18 +266,20 @@ fn article(b: &mut Builder, c: &PageCtx<'_>) {
     }
     b.nl();
     b.open_in(Region::Content, "h1", &[("class", "article__title")]);
-    b.text(&c.art.title);
+    b.data_text(&c.art.title);
     b.close();
     if let Some(s) = &c.standfirst {
         b.nl();
-        b.open_in(Region::Content, "p", &[("class", "standfirst")]);
-        b.text(s);
-        b.close();
+        b.page_data(|b| {
+            b.open_in(Region::Content, "p", &[("class", "standfirst")]);
+            b.text(s);
+            b.close();
+        });
     }
     b.nl();
     b.open_in(Region::Content, "p", &[("class", "byline")]);
     b.text("By ");
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("rel", "author"), ("href", &c.href("/authors/"))],
         &c.art.author,
@@ -292,7 +296,7 @@ fn article(b: &mut Builder, c: &PageCtx<'_>) {
     b.open_in(Region::Content, "div", &[("class", "article__body")]);
     for block in &c.blocks {
         b.nl();
-        match block {
+        b.page_data(|b| match block {
             Block::Para(runs) => {
                 b.open("p", &[]);
                 write_inlines(b, c, runs);
@@ -318,7 +322,7 @@ fn article(b: &mut Builder, c: &PageCtx<'_>) {
                 b.leaf("figcaption", &[], caption);
                 b.close();
             }
-        }
+        });
     }
     b.end();
     b.nl();
@@ -351,7 +355,7 @@ fn prev_next(b: &mut Builder, c: &PageCtx<'_>) {
         b.open("a", &[("rel", "prev"), ("href", &c.href(&p.path))]);
         b.leaf("span", &[], "Previous");
         b.text(" ");
-        b.text(&p.title);
+        b.data_text(&p.title);
         b.close();
     }
     if c.index + 1 < n {
@@ -359,29 +363,38 @@ fn prev_next(b: &mut Builder, c: &PageCtx<'_>) {
         b.open("a", &[("rel", "next"), ("href", &c.href(&p.path))]);
         b.leaf("span", &[], "Next");
         b.text(" ");
-        b.text(&p.title);
+        b.data_text(&p.title);
         b.close();
     }
     b.close();
 }
 
-fn link_list(b: &mut Builder, c: &PageCtx<'_>, items: &[usize], with_date: bool) {
+/// A list of links to other articles; the first `on_every_page` items are layout.
+fn link_list(
+    b: &mut Builder,
+    c: &PageCtx<'_>,
+    items: &[usize],
+    on_every_page: usize,
+    with_date: bool,
+) {
     b.nl();
     b.open("ul", &[]);
-    for &j in items {
+    for (k, &j) in items.iter().enumerate() {
         let a = c.article(j);
         b.nl();
-        b.open("li", &[]);
-        b.leaf("a", &[("href", &c.href(&a.path))], &a.title);
-        if with_date {
-            b.text(" ");
-            b.leaf(
-                "time",
-                &[("datetime", &a.published.iso())],
-                &a.published.short_day(),
-            );
-        }
-        b.close();
+        b.page_data_if(k >= on_every_page, |b| {
+            b.open("li", &[]);
+            b.data_leaf("a", &[("href", &c.href(&a.path))], &a.title);
+            if with_date {
+                b.text(" ");
+                b.data_leaf(
+                    "time",
+                    &[("datetime", &a.published.iso())],
+                    &a.published.short_day(),
+                );
+            }
+            b.close();
+        });
     }
     b.end();
 }
@@ -398,10 +411,10 @@ fn sidebar(b: &mut Builder, c: &PageCtx<'_>) {
     );
     b.nl();
     b.leaf("h2", &[], "Latest");
-    link_list(b, c, &c.latest, true);
+    link_list(b, c, &c.latest, c.latest.len(), true);
     b.end();
     for ad in c.ads_at(AdPos::Sidebar) {
-        super::html5_ad(b, ad, "ad ad--mpu");
+        b.page_data(|b| super::html5_ad(b, ad, "ad ad--mpu"));
     }
     b.nl();
     b.open_in(
@@ -411,7 +424,7 @@ fn sidebar(b: &mut Builder, c: &PageCtx<'_>) {
     );
     b.nl();
     b.leaf("h2", &[], "Related stories");
-    link_list(b, c, &c.related, false);
+    link_list(b, c, &c.related, super::RELATED_LAYOUT_ITEMS, false);
     b.end();
     if matches!(plan.layout.side_box, SideBox::TagCloud | SideBox::Both) {
         b.nl();

@@ -10,6 +10,11 @@ use crate::label::Region;
 use crate::page::Ad;
 use crate::tree::Builder;
 
+/// How many items of a "Related" list are layout: none. Pages have three or four related
+/// links (see `PageCtx::new`); the items look alike, so which one is the extra is a matter of
+/// where an alignment puts its gap, and the whole list is page data.
+pub(crate) const RELATED_LAYOUT_ITEMS: usize = 0;
+
 /// An ad block in the HTML5 style.
 fn html5_ad(b: &mut Builder, ad: &Ad, class: &str) {
     b.nl();

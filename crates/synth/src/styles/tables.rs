@@ -78,11 +78,13 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
         b.nl();
     }
     for ad in c.ads_at(AdPos::Banner) {
-        b.open_in(Region::Ad, "tr", &[]);
-        b.open("td", &[("align", "center")]);
-        self::ad(&mut b, ad);
-        b.close();
-        b.close();
+        b.page_data(|b| {
+            b.open_in(Region::Ad, "tr", &[]);
+            b.open("td", &[("align", "center")]);
+            self::ad(b, ad);
+            b.close();
+            b.close();
+        });
         b.nl();
     }
     b.open("tr", &[]);
@@ -94,11 +96,13 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
     b.close();
     b.nl();
     for ad in c.ads_at(AdPos::Bottom) {
-        b.open_in(Region::Ad, "tr", &[]);
-        b.open("td", &[("align", "center")]);
-        self::ad(&mut b, ad);
-        b.close();
-        b.close();
+        b.page_data(|b| {
+            b.open_in(Region::Ad, "tr", &[]);
+            b.open("td", &[("align", "center")]);
+            self::ad(b, ad);
+            b.close();
+            b.close();
+        });
         b.nl();
     }
     footer_row(&mut b, c);
@@ -121,7 +125,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
 fn head(b: &mut Builder, c: &PageCtx<'_>) {
     b.open("head", &[]);
     b.nl();
-    b.leaf("title", &[], &format!("{} - {}", c.plan.name, c.art.title));
+    b.data_leaf("title", &[], &format!("{} - {}", c.plan.name, c.art.title));
     b.nl();
     b.void(
         "meta",
@@ -278,13 +282,13 @@ fn crumbs(b: &mut Builder, c: &PageCtx<'_>) {
     );
     b.leaf("a", &[("href", &c.href("/"))], "Home");
     b.text(sep);
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("href", &c.href(&c.section().path))],
         &c.section().text,
     );
     b.text(sep);
-    b.text(&c.art.title);
+    b.data_text(&c.art.title);
     b.close();
 }
 
@@ -373,10 +377,10 @@ fn spacer(b: &mut Builder) {
 fn date_line(b: &mut Builder, c: &PageCtx<'_>) {
     let lay = &c.plan.layout;
     b.open_in(Region::Date, "font", &[("size", "1"), ("color", "#666666")]);
-    b.text(&c.art.published.format(lay.pub_fmt));
+    b.data_text(&c.art.published.format(lay.pub_fmt));
     if let (Some(u), Some(fmt)) = (c.art.updated, lay.upd_fmt) {
         b.text(" - updated ");
-        b.text(&u.format(fmt));
+        b.data_text(&u.format(fmt));
     }
     b.close();
     spacer(b);
@@ -401,18 +405,20 @@ fn main_column(b: &mut Builder, c: &PageCtx<'_>) {
         "font",
         &[("face", "Georgia,Times"), ("size", "5")],
     );
-    b.leaf("b", &[], &c.art.title);
+    b.data_leaf("b", &[], &c.art.title);
     b.close();
     spacer(b);
     if let Some(s) = &c.standfirst {
-        b.open_in(Region::Content, "p", &[]);
-        b.leaf("i", &[], s);
-        b.close();
-        b.nl();
+        b.page_data(|b| {
+            b.open_in(Region::Content, "p", &[]);
+            b.leaf("i", &[], s);
+            b.close();
+            b.nl();
+        });
     }
     b.open_in(Region::Content, "font", &[("size", "2")]);
     b.text("By ");
-    b.leaf("b", &[], &c.art.author);
+    b.data_leaf("b", &[], &c.art.author);
     b.close();
     spacer(b);
     if !lay.date_above_title {
@@ -427,7 +433,7 @@ fn main_column(b: &mut Builder, c: &PageCtx<'_>) {
         // Every block here is followed either by another block, whose start tag closes an
         // open <p>, or (the last one) by template markup, so only the last is closed.
         let close_p = i == last;
-        match block {
+        b.page_data(|b| match block {
             Block::Para(runs) => {
                 b.open_in(Region::Content, "p", &[]);
                 b.open("font", &[("face", FACE), ("size", "2")]);
@@ -465,17 +471,17 @@ fn main_column(b: &mut Builder, c: &PageCtx<'_>) {
                 b.close();
                 b.nl();
             }
-        }
+        });
     }
     b.open_in(Region::ArticleMeta, "font", &[("size", "1")]);
-    b.leaf(
+    b.data_leaf(
         "a",
         &[("href", &c.href(&format!("/comments.php?id={}", c.art.id)))],
         &c.comments_text(),
     );
     if c.plan.layout.show_views {
         b.text(" | ");
-        b.text(&c.views_text());
+        b.data_text(&c.views_text());
     }
     b.text(" | ");
     b.leaf(
@@ -530,7 +536,7 @@ fn prev_next(b: &mut Builder, c: &PageCtx<'_>) {
         let p = c.article(c.index - 1);
         b.open("font", &[("size", "1")]);
         b.text("\u{ab} ");
-        b.leaf("a", &[("href", &c.href(&p.path))], &p.title);
+        b.data_leaf("a", &[("href", &c.href(&p.path))], &p.title);
         b.close();
     }
     b.close();
@@ -538,7 +544,7 @@ fn prev_next(b: &mut Builder, c: &PageCtx<'_>) {
     if c.index + 1 < n {
         let p = c.article(c.index + 1);
         b.open("font", &[("size", "1")]);
-        b.leaf("a", &[("href", &c.href(&p.path))], &p.title);
+        b.data_leaf("a", &[("href", &c.href(&p.path))], &p.title);
         b.text(" \u{bb}");
         b.close();
     }
@@ -583,15 +589,18 @@ fn box_end(b: &mut Builder) {
     b.close(); // table
 }
 
-fn article_links(b: &mut Builder, c: &PageCtx<'_>, items: &[usize]) {
+/// Links to other articles; the first `on_every_page` are layout.
+fn article_links(b: &mut Builder, c: &PageCtx<'_>, items: &[usize], on_every_page: usize) {
     b.open("font", &[("size", "1"), ("face", FACE)]);
     for (i, &j) in items.iter().enumerate() {
-        if i > 0 {
-            b.void("br", &[]);
-        }
         let a = c.article(j);
-        b.text("\u{bb} ");
-        b.leaf("a", &[("href", &c.href(&a.path))], &a.title);
+        b.page_data_if(i >= on_every_page, |b| {
+            if i > 0 {
+                b.void("br", &[]);
+            }
+            b.text("\u{bb} ");
+            b.data_leaf("a", &[("href", &c.href(&a.path))], &a.title);
+        });
     }
     b.close();
 }
@@ -599,17 +608,19 @@ fn article_links(b: &mut Builder, c: &PageCtx<'_>, items: &[usize]) {
 fn sidebar_boxes(b: &mut Builder, c: &PageCtx<'_>) {
     let plan = c.plan;
     box_start(b, Region::Latest, "Latest News");
-    article_links(b, c, &c.latest);
+    article_links(b, c, &c.latest, c.latest.len());
     box_end(b);
     for ad in c.ads_at(AdPos::Sidebar) {
         b.nl();
-        b.void("br", &[]);
-        self::ad(b, ad);
+        b.page_data(|b| {
+            b.void("br", &[]);
+            self::ad(b, ad);
+        });
     }
     b.nl();
     b.void("br", &[]);
     box_start(b, Region::Related, "See Also");
-    article_links(b, c, &c.related);
+    article_links(b, c, &c.related, super::RELATED_LAYOUT_ITEMS);
     box_end(b);
     if matches!(plan.layout.side_box, SideBox::TagCloud | SideBox::Both) {
         b.nl();
