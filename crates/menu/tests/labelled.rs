@@ -41,7 +41,7 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
     println!("paper preset: F1 {:.2}", 100.0 * paper.f1);
     assert!((0.44..0.50).contains(&paper.f1), "{paper:?}");
 
-    // The model, fitted without each fold's sites (5 folds by site): F1 92.6 measured.
+    // The model, fitted without each fold's sites (5 folds by site): F1 91.2 measured.
     let r = Readings::default();
     let tp: Vec<TrainPage> = pages
         .iter()
@@ -52,7 +52,23 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
         .zip(&tp)
         .map(|(p, t)| ModelPage::new(&p.doc, t))
         .collect();
-    let cv = model::cross_validate(&mp, &tp, &[], 5, &FitOptions::default());
+    // Every fold also fits to the built-in model's generated sites (never scored here).
+    let extra: Vec<ModelPage> =
+        chaff_synth::generate_sites(model::DEFAULT_SYNTH_SEED, model::DEFAULT_SYNTH_SITES, 3)
+            .iter()
+            .flat_map(|site| {
+                site.pages.iter().map(|page| {
+                    let doc = page.parse().expect("synthetic pages parse");
+                    let gold = chaff_menu::eval::Gold::Selector(page.menu_root);
+                    let t = TrainPage::new(&doc, gold, &site.domain, &r);
+                    ModelPage {
+                        weight: model::DEFAULT_SYNTH_WEIGHT,
+                        ..ModelPage::new(&doc, &t)
+                    }
+                })
+            })
+            .collect();
+    let cv = model::cross_validate(&mp, &tp, &extra, 5, &FitOptions::default());
     println!(
         "model, 5-fold CV by site: P {:.2} R {:.2} F1 {:.2}, {:.1}% perfect",
         100.0 * cv.pooled.precision,
@@ -60,9 +76,9 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
         100.0 * cv.pooled.f1,
         100.0 * cv.pooled.perfect
     );
-    assert!(cv.pooled.f1 >= 0.90, "{:?}", cv.pooled);
+    assert!(cv.pooled.f1 >= 0.89, "{:?}", cv.pooled);
 
-    // The built-in model was fitted to these very pages: its score here is in-sample (95.6
+    // The built-in model was fitted to these very pages: its score here is in-sample (97.1
     // measured) and only guards that the constants match the fitting code.
     let default: Vec<PageScore> = pages
         .iter()
@@ -70,5 +86,5 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
         .collect();
     let default = summarize(&default, &null);
     println!("built-in model (in-sample): F1 {:.2}", 100.0 * default.f1);
-    assert!(default.f1 >= 0.93, "{default:?}");
+    assert!(default.f1 >= 0.95, "{default:?}");
 }
