@@ -676,12 +676,15 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
     let sn = vec![false; scores.len()];
     println!("\nsynthetic sites ({synth_sites} x 10, seed {seed}):");
     header();
-    row("model fitted on menu-labels", &summarize(&scores, &sn));
+    row(
+        "built-in recipe (labels + gen. sites)",
+        &summarize(&scores, &sn),
+    );
     let scv = model::cross_validate(&smp, &stp, &[], 3, &opts);
     row("model, 3-fold CV by synthetic site", &scv.pooled);
     for (style, v) in by_style {
         println!(
-            "  labelled-set model, {style}: F1 {:.2} on {} pages",
+            "  built-in recipe, {style}: F1 {:.2} on {} pages",
             100.0 * v.iter().sum::<f64>() / v.len() as f64,
             v.len()
         );
