@@ -582,7 +582,6 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
     let full = model::fit(&all, &opts);
     let ins: Vec<PageScore> = mp.iter().map(|p| p.score(&full)).collect();
     row("model in-sample", &summarize(&ins, &null));
-    let _ = &null;
     println!(
         "model on all pages (null threshold {:.4}):",
         full.null_threshold
@@ -591,6 +590,33 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
         println!("  {n:<20} {w:>8.4}");
     }
     println!("weights: {:?}", full.weights);
+    // Definition 5 with the built-in model, on the pages whose site has another page here.
+    let (mut base, mut def5, mut dn) = (Vec::new(), Vec::new(), Vec::new());
+    let params = MenuParams::default();
+    for (i, p) in pages.iter().enumerate() {
+        let sibs: Vec<&chaff_dom::Document> = pages
+            .iter()
+            .enumerate()
+            .filter(|&(j, q)| j != i && q.entry.site == p.entry.site)
+            .map(|(_, q)| &q.doc)
+            .collect();
+        if sibs.is_empty() {
+            continue;
+        }
+        base.push(p.score(chaff_menu::detect(&p.doc, &params)));
+        def5.push(p.score(detect_with_siblings(&p.doc, &sibs, &params)));
+        dn.push(null[i]);
+    }
+    row(
+        &format!("built-in (in-sample), {} pages w/ sibling", base.len()),
+        &summarize(&base, &dn),
+    );
+    row("  same pages + Definition 5", &summarize(&def5, &dn));
+    let lenient: Vec<PageScore> = pages
+        .iter()
+        .map(|p| p.score_lenient(chaff_menu::detect(&p.doc, &params)))
+        .collect();
+    row("built-in, lenient (in-sample)", &summarize(&lenient, &null));
     println!("\nCV failures:");
     for (i, p) in pages.iter().enumerate() {
         let s = cv.page_scores[i];
