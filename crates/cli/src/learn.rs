@@ -71,6 +71,10 @@ pub struct ForestArgs {
     /// class mentions "comment"), which are left out by default.
     #[arg(long)]
     comment_paths: bool,
+    /// FOREST: keep the top pattern even when the runner-up is its parent and at least as
+    /// relevant before the level factor (the paper's ranking as printed picks the deeper one).
+    #[arg(long)]
+    no_informative_parent: bool,
     /// FOREST: when the wrapper matches nothing on at least this share of the pages (a second
     /// template), add the top pattern of those pages as an alternative; above 1, never.
     #[arg(long, default_value_t = chaff_forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
@@ -104,6 +108,7 @@ impl ForestArgs {
             },
             min_template_share: self.min_template_share,
             skip_comments: !self.comment_paths,
+            informative_parent: !self.no_informative_parent,
         })
     }
 

@@ -38,11 +38,17 @@ fn site(dir: &Path) -> (PathBuf, chaff_synth::SynthSite) {
     (out, site)
 }
 
-/// The words of a page's nodes with a given label, in document order.
-fn words_labelled(page: &chaff_synth::SynthPage, label: chaff_synth::Label) -> Vec<String> {
+/// The words of a page's nodes with a given label, in document order; with `outside_content`,
+/// only those outside the content node (the smallest element holding all content).
+fn words_labelled_where(
+    page: &chaff_synth::SynthPage,
+    label: chaff_synth::Label,
+    outside_content: bool,
+) -> Vec<String> {
     let doc = page.parse().expect("parses");
     doc.ids()
         .filter(|&n| doc.is_text(n) && page.labels.get(n.index()) == Some(&label))
+        .filter(|&n| !outside_content || !doc.contains(page.content_root, n))
         .flat_map(|n| {
             doc.text(n)
                 .split_whitespace()
@@ -50,6 +56,11 @@ fn words_labelled(page: &chaff_synth::SynthPage, label: chaff_synth::Label) -> V
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+
+/// The words of a page's nodes with a given label, in document order.
+fn words_labelled(page: &chaff_synth::SynthPage, label: chaff_synth::Label) -> Vec<String> {
+    words_labelled_where(page, label, false)
 }
 
 #[test]
@@ -78,11 +89,13 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
     let page = dir.join(&synth.pages[3].file);
     let text = ok(&run(&["clean", "--profile", path(&profile), path(&page)]));
     let content = words_labelled(&synth.pages[3], chaff_synth::Label::Content);
-    // Template words that never occur in the content.
-    let template: Vec<String> = words_labelled(&synth.pages[3], chaff_synth::Label::Template)
-        .into_iter()
-        .filter(|w| !content.contains(w))
-        .collect();
+    // Template words outside the content node that never occur in the content (the
+    // wrapper selects the content node, whose share links and dates are template too).
+    let template: Vec<String> =
+        words_labelled_where(&synth.pages[3], chaff_synth::Label::Template, true)
+            .into_iter()
+            .filter(|w| !content.contains(w))
+            .collect();
     let kept: Vec<&str> = text.split_whitespace().collect();
     let kept_content = content
         .iter()
@@ -206,7 +219,7 @@ fn a_feed_gives_the_signifiers() {
 }
 
 /// CleanPortalEval, learning a wrapper per portal on its pages: 4-gram shingle and word-bigram
-/// F1 of at least 0.90 (measured 0.914 and 0.927), and every portal better than its whole
+/// F1 of at least 0.90 (measured 0.912 and 0.925), and every portal better than its whole
 /// pages. Skips without the shared data.
 #[test]
 fn cleanportaleval_reaches_the_target() {

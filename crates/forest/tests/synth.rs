@@ -1,32 +1,27 @@
 //! FOREST on `chaff-synth` sites, whose content is labelled exactly.
 //!
-//! What the paper's method finds there, measured: on every page the wrapper selects exactly
-//! one element; on the table-layout style it is exactly the content root, while on the other
-//! two styles it is the article body one level below it (the content root adds the headline,
-//! standfirst and byline, whose few words hold almost none of the page's tf-idf signifiers,
-//! and the relevance's level factor favours the deeper body). The test checks just that, and
-//! that the selection holds at least 80% of each page's content words and, beside them, less
-//! than 5% template words (the few of an inline box inside the body).
+//! The content node of a synthetic page is the smallest element holding all its content
+//! (headline, standfirst, byline and body: the article the paper's gold standard asks for,
+//! "title, fulltext, and metadata like author(s)"). The wrapper must select exactly that node,
+//! alone, on every page of 27 sites (9 of each markup style, 12 pages each).
+//!
+//! The paper's ranking as printed does not: on the HTML5 and div-soup styles its level
+//! factor prefers the article body one level below (see the `learn` module docs); the
+//! second test checks that the strict test tells the two apart.
 
 use chaff_core::PageInput;
-use chaff_dom::{Document, NodeId, TextView};
+use chaff_dom::{Document, TextView};
 use chaff_forest::{ForestConfig, learn};
-use chaff_synth::Label;
+use chaff_synth::Style;
 
-fn words(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> usize {
-    doc.subtree(root)
-        .filter(|&n| doc.is_text(n) && keep(n))
-        .map(|n| doc.text(n).split_whitespace().count())
-        .sum()
-}
-
-#[test]
-fn the_wrapper_selects_the_content_node_or_the_article_body_on_every_synthetic_page() {
+/// For every page of 9 sites per seed (3 of each style), a description of what went wrong
+/// (none when the wrapper selects exactly the content node), and the number of pages per
+/// style (HTML5, div soup, tables).
+fn misses(config: &ForestConfig, seeds: u64) -> (Vec<String>, [usize; 3]) {
     let mut failures = Vec::new();
-    let mut exact = 0;
-    let mut pages_seen = 0;
-    for seed in 1..=3 {
-        for site in chaff_synth::generate_sites(seed, 3, 12) {
+    let mut pages_per_style = [0usize; 3];
+    for seed in 1..=seeds {
+        for site in chaff_synth::generate_sites(seed, 9, 12) {
             let pages: Vec<(Document, TextView)> = site
                 .pages
                 .iter()
@@ -45,41 +40,58 @@ fn the_wrapper_selects_the_content_node_or_the_article_body_on_every_synthetic_p
                     url: None,
                 })
                 .collect();
-            let model = learn(&inputs, &ForestConfig::default(), None)
+            let model = learn(&inputs, config, None)
                 .expect("learning succeeds")
                 .model;
             let compiled = model.compile().expect("the wrapper parses");
+            let style = match site.style {
+                Style::Html5 => 0,
+                Style::DivSoup => 1,
+                Style::Tables => 2,
+            };
             for (i, ((doc, _), page)) in pages.iter().zip(&site.pages).enumerate() {
-                pages_seen += 1;
-                let root = page.content_root;
+                pages_per_style[style] += 1;
                 let selected = compiled.select(doc);
-                let label = |n: NodeId| page.labels.get(n.index()).copied();
-                let problem = match selected.as_slice() {
-                    [one] if *one == root => {
-                        exact += 1;
-                        None
-                    }
-                    [one] if doc.contains(root, *one) => {
-                        let content = |n: NodeId| label(n) == Some(Label::Content);
-                        let (got, all) = (words(doc, *one, &content), words(doc, root, &content));
-                        let other = words(doc, *one, &|n| !content(n));
-                        (got * 5 < all * 4 || other * 20 > got)
-                            .then(|| format!("{got} of {all} content words, {other} others"))
-                    }
-                    _ => Some("not one node inside the content root".to_string()),
-                };
-                if let Some(why) = problem {
+                if selected != [page.content_root] {
                     failures.push(format!(
-                        "seed {seed} {} ({}) page {i}: {} selected {selected:?}, content root {root:?}: {why}",
+                        "seed {seed} {} ({}) page {i}: {} selected {selected:?}, content node {:?}",
                         site.domain,
                         site.style.name(),
                         model.xpath,
+                        page.content_root,
                     ));
                 }
             }
         }
     }
+    (failures, pages_per_style)
+}
+
+#[test]
+fn the_wrapper_selects_exactly_the_content_node_on_every_synthetic_page() {
+    let (failures, per_style) = misses(&ForestConfig::default(), 3);
+    // Every style is there, with 9 sites of 12 pages.
+    assert_eq!(per_style, [108, 108, 108]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // The table-layout sites (a third of them) are matched exactly.
-    assert!(exact * 3 >= pages_seen, "{exact} of {pages_seen}");
+}
+
+#[test]
+fn the_ranking_as_printed_picks_the_article_body_instead() {
+    let printed = ForestConfig {
+        informative_parent: false,
+        ..ForestConfig::default()
+    };
+    // One seed is enough to show it (the default passes on it too: it is in the test above).
+    let (failures, per_style) = misses(&printed, 1);
+    let on = |style: &str| {
+        failures
+            .iter()
+            .filter(|f| f.contains(&format!("({style})")))
+            .count()
+    };
+    // Measured on three seeds: 96 of 108 pages missed on each of these styles, none on
+    // table layouts.
+    assert!(on("html5") * 2 >= per_style[0], "{}", on("html5"));
+    assert!(on("divsoup") * 2 >= per_style[1], "{}", on("divsoup"));
+    assert_eq!(on("tables"), 0);
 }
