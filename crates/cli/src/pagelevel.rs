@@ -271,6 +271,15 @@ pub enum TrainSet {
     SwdeBooks,
 }
 
+/// Block-labelled sets `chaff train --blocks` can take human labels from.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum BlockTrainSet {
+    /// L3S-GN1 (621 news pages).
+    L3sGn1,
+    /// KrdWrd CANOLA (208 pages).
+    CanolaKrdwrd,
+}
+
 #[derive(Args)]
 pub struct TrainArgs {
     /// Site folders, one site each (with --per-site: any inputs, grouped by site).
@@ -282,6 +291,10 @@ pub struct TrainArgs {
     /// Also take sites from these shared data sets.
     #[arg(long, value_enum, value_delimiter = ',')]
     dataset: Vec<TrainSet>,
+    /// Also train on the human block labels of these sets (a cross-set experiment: the
+    /// paper trains on SiteLevel's automatic labels only, as the built-in model does).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    blocks: Vec<BlockTrainSet>,
     /// Where the data sets are (default: ../shared/datasets, or $CHAFF_SHARED/datasets).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
@@ -442,6 +455,43 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
         bar.inc(pages.len() as u64);
         examples.extend(chaff_pagelevel::train::site_examples(&pages, &opts));
     }
+    // Human block labels.
+    if !args.blocks.is_empty() {
+        let root = match args.data.as_ref() {
+            Some(d) => d.clone(),
+            None => chaff_eval::datasets_dir()
+                .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
+        };
+        for set in &args.blocks {
+            let (pages, name) = match set {
+                BlockTrainSet::L3sGn1 => (chaff_eval::l3s_gn1(&root.join("l3s-gn1"))?, "l3s-gn1"),
+                BlockTrainSet::CanolaKrdwrd => (
+                    chaff_eval::canola(&root.join("canola-krdwrd"))?,
+                    "canola-krdwrd",
+                ),
+            };
+            note.push(format!("human block labels: {name}"));
+            let sets: Vec<Examples> = pages
+                .par_iter()
+                .filter_map(|page| {
+                    let p = read_block_page(page).ok()?;
+                    let labels = block_node_labels(&p);
+                    let tp = TrainPage {
+                        doc: p.doc,
+                        view: p.view,
+                        url: page.url.clone(),
+                    };
+                    Some(chaff_pagelevel::train::labelled_examples(
+                        &tp, &labels, &opts,
+                    ))
+                })
+                .collect();
+            bar.inc(pages.len() as u64);
+            for e in sets {
+                examples.extend(e);
+            }
+        }
+    }
     // Sites from the command line.
     let mut groups: BTreeMap<String, Vec<TrainPage>> = BTreeMap::new();
     let mut load_group = |key: Option<String>, inputs: Vec<String>| -> anyhow::Result<()> {
@@ -559,40 +609,97 @@ struct PageCounts {
     links: [TemplateCounts; 2],
 }
 
-fn score_block_page(
-    page: &BlockPage,
-    model: &PageModel,
-    opts: ApplyOptions,
-) -> anyhow::Result<PageCounts> {
+/// A block-labelled page as a method sees it (labels stripped), with the gold of each of its
+/// scored words.
+struct LabelledPage {
+    doc: chaff_dom::Document,
+    view: chaff_dom::TextView,
+    /// Each scored word (with a letter or digit) of the view: its text node and gold.
+    words: Vec<(chaff_dom::NodeId, BlockGold)>,
+}
+
+fn read_block_page(page: &BlockPage) -> anyhow::Result<LabelledPage> {
     let bytes = chaff_eval::read_maybe_gz(&page.html_path)
         .with_context(|| format!("cannot read {}", page.html_path.display()))?;
     let decoded = chaff_dom::encoding::decode(&bytes, None).text.into_owned();
     let labelled = chaff_dom::parse_str(&decoded, &chaff_dom::ParseOptions::default())?;
     let gold = page.text_gold(&labelled);
+    let labelled_view = chaff_dom::TextView::new(&labelled);
     let doc = chaff_dom::parse_str(&page.unlabelled_html(&decoded), &Default::default())?;
-    if doc.len() != labelled.len() {
-        bail!("{}: stripping the labels changed the tree", page.id);
-    }
     let view = chaff_dom::TextView::new(&doc);
+    // The stripped page may differ in markup (CANOLA's `<kw>` wrappers are gone) but not in
+    // visible text: the gold of a word is read at its offset in the labelled page's view.
+    if view.text() != labelled_view.text() {
+        bail!("{}: stripping the labels changed the visible text", page.id);
+    }
+    let mut words = Vec::new();
+    for seg in view.segments() {
+        let text = view.text().get(seg.range()).unwrap_or("");
+        for (offset, word) in word_spans(text) {
+            if !word.chars().any(char::is_alphanumeric) {
+                continue;
+            }
+            let g = labelled_view
+                .node_at(seg.start as usize + offset)
+                .and_then(|n| gold.get(n.index()).copied().flatten());
+            match g {
+                None | Some(BlockGold::Unscored) => {}
+                Some(g) => words.push((seg.node, g)),
+            }
+        }
+    }
+    Ok(LabelledPage { doc, view, words })
+}
+
+/// Node labels of a block-labelled page for training (comments count as content): a node is
+/// template when at least 85% of its scored words are (the text form of section 5.1's rule),
+/// content otherwise, and unlabelled without scored words.
+fn block_node_labels(p: &LabelledPage) -> Vec<Option<bool>> {
+    let mut scored = vec![0u32; p.doc.len()];
+    let mut template = vec![0u32; p.doc.len()];
+    for &(id, g) in &p.words {
+        scored[id.index()] += 1;
+        if g == BlockGold::Template {
+            template[id.index()] += 1;
+        }
+    }
+    for id in p.doc.ids().rev() {
+        if let Some(parent) = p.doc.parent(id) {
+            scored[parent.index()] += scored[id.index()];
+            template[parent.index()] += template[id.index()];
+        }
+    }
+    scored
+        .iter()
+        .zip(&template)
+        .map(|(&s, &t)| (s > 0).then(|| f64::from(t) >= 0.85 * f64::from(s)))
+        .collect()
+}
+
+fn score_block_page(
+    page: &BlockPage,
+    model: &PageModel,
+    opts: ApplyOptions,
+) -> anyhow::Result<PageCounts> {
+    let LabelledPage { doc, view, words } = read_block_page(page)?;
     let scores = chaff_pagelevel::score_page(model, &doc, &view, page.url.as_deref(), None, opts);
     let labels = scores.labels();
     let mut c = PageCounts::default();
-    // Words of visible text nodes.
+    // Words of visible text nodes, and link votes of the words in each link.
     let mut link_votes: BTreeMap<u32, [u64; 3]> = BTreeMap::new();
-    for seg in view.segments() {
-        let id = seg.node;
-        let Some(g) = gold[id.index()] else { continue };
-        let words = view
-            .text()
-            .get(seg.range())
-            .unwrap_or("")
-            .split_whitespace()
-            .filter(|w| w.chars().any(char::is_alphanumeric))
-            .count() as u64;
-        if words == 0 {
-            continue;
-        }
+    let mut link_of: Option<(chaff_dom::NodeId, Option<chaff_dom::NodeId>)> = None;
+    for (id, g) in words {
         let pred = labels.is_removed(id);
+        let link = match link_of {
+            Some((node, link)) if node == id => link,
+            _ => {
+                let link = doc
+                    .ancestors(id)
+                    .find(|&a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some());
+                link_of = Some((id, link));
+                link
+            }
+        };
         for (k, comments_template) in [true, false].into_iter().enumerate() {
             let gold_t = match g {
                 BlockGold::Template => true,
@@ -600,12 +707,9 @@ fn score_block_page(
                 BlockGold::Comments => comments_template,
                 BlockGold::Unscored => continue,
             };
-            c.words[k].add(pred, gold_t, words);
+            c.words[k].add(pred, gold_t, 1);
         }
-        if let Some(a) = doc
-            .ancestors(id)
-            .find(|&a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some())
-        {
+        if let Some(a) = link {
             let v = link_votes.entry(a.0).or_default();
             let slot = match g {
                 BlockGold::Template => 0,
@@ -613,7 +717,7 @@ fn score_block_page(
                 BlockGold::Comments => 2,
                 BlockGold::Unscored => continue,
             };
-            v[slot] += words;
+            v[slot] += 1;
         }
     }
     for (a, v) in link_votes {
@@ -625,6 +729,12 @@ fn score_block_page(
         }
     }
     Ok(c)
+}
+
+/// The words of a text (whitespace-separated) with their byte offsets.
+fn word_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_whitespace()
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
 }
 
 /// `chaff eval --dataset l3s-gn1|canola-krdwrd`: template detection in the paper's terms

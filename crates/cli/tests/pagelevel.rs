@@ -176,3 +176,51 @@ fn l3s_gn1_template_words() {
     assert!(f(true) >= 0.85, "{r}");
     assert!(f(true) > f(false), "{r}");
 }
+
+fn word_f(r: &serde_json::Value, smooth: bool) -> f64 {
+    r.as_array()
+        .expect("runs")
+        .iter()
+        .find(|x| x["smoothing"] == smooth)
+        .and_then(|x| x["words"]["comments_content"]["f"].as_f64())
+        .expect("f")
+}
+
+/// CANOLA with the built-in model: the figure the 0.85 is not yet met on (0.676
+/// smoothed when this was written), guarded against regressions; and the cross-set
+/// experiment of `train --blocks`: a model trained on CANOLA's human labels finds L3S-GN1's
+/// template words better than the built-in model (0.898 when this was written).
+#[test]
+fn canola_template_words_and_cross_set_training() {
+    if chaff_eval::datasets_dir().is_none() {
+        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+        return;
+    }
+    let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--json"]);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    eprintln!(
+        "canola word F: basic {} smooth {}",
+        word_f(&r, false),
+        word_f(&r, true)
+    );
+    assert!(word_f(&r, true) >= 0.66, "{r}");
+    assert_eq!(
+        r[0]["pages"], 208,
+        "every page's text survives stripping: {r}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("chaff-blocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let model = dir.join("canola.json");
+    let model = model.to_str().expect("utf-8");
+    let o = chaff(&["train", "-q", "--blocks", "canola-krdwrd", "--out", model]);
+    stdout(&o);
+    let o = chaff(&["eval", "--dataset", "l3s-gn1", "--json", "--model", model]);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "l3s-gn1 word F of the CANOLA-trained model: {}",
+        word_f(&r, true)
+    );
+    assert!(word_f(&r, true) >= 0.88, "{r}");
+}

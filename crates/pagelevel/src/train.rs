@@ -134,6 +134,37 @@ pub fn site_examples(pages: &[TrainPage], opts: &TrainOptions) -> Examples {
     out
 }
 
+/// Turns a page whose nodes carry labels from elsewhere (human block labels, for
+/// cross-set experiments) into rows: `template[id]` is `Some(true)` for a template node,
+/// `Some(false)` for content and `None` for a node that gives no row. Nodes under the hidden
+/// area give no row, as in [`site_examples`].
+pub fn labelled_examples(
+    page: &TrainPage,
+    template: &[Option<bool>],
+    opts: &TrainOptions,
+) -> Examples {
+    let f = PageFeatures::compute(&page.doc, &page.view, page.url.as_deref(), None);
+    let eligible: Vec<(usize, bool)> = (0..f.nodes.len())
+        .filter_map(|k| {
+            let id = f.nodes[k].index();
+            let label = template.get(id).copied().flatten()?;
+            (f.area[id] >= opts.hide_area).then_some((k, label))
+        })
+        .collect();
+    let mut ex = Examples {
+        pages: 1,
+        ..Examples::default()
+    };
+    for k in spread(eligible.len(), opts.max_rows_per_page) {
+        let (k, label) = eligible[k];
+        let id = f.nodes[k];
+        ex.rows.push(f.rows[k]);
+        ex.area.push(f.area[id.index()]);
+        ex.template.push(label);
+    }
+    ex
+}
+
 /// The value below which a share `q` of the sorted values lie.
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
@@ -207,6 +238,52 @@ mod tests {
         assert_eq!(spread(3, 5), vec![0, 1, 2]);
         assert_eq!(spread(10, 5), vec![0, 2, 4, 6, 8]);
         assert!(spread(0, 5).is_empty());
+    }
+
+    #[test]
+    fn labelled_examples_keep_the_given_labels_of_large_enough_nodes() {
+        let html = format!(
+            "<body><ul><li><a href=\"/\">Home</a></li></ul><p>{}</p><div></div></body>",
+            "Words of the article. ".repeat(20)
+        );
+        let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+        let view = TextView::new(&doc);
+        let page = TrainPage {
+            doc,
+            view,
+            url: None,
+        };
+        let mut labels = vec![None; page.doc.len()];
+        let ul = page
+            .doc
+            .ids()
+            .find(|&i| page.doc.is_tag(i, "ul"))
+            .expect("ul");
+        let p = page
+            .doc
+            .ids()
+            .find(|&i| page.doc.is_tag(i, "p"))
+            .expect("p");
+        labels[ul.index()] = Some(true);
+        labels[p.index()] = Some(false);
+        let opts = TrainOptions {
+            hide_area: 0.0,
+            ..TrainOptions::default()
+        };
+        let ex = labelled_examples(&page, &labels, &opts);
+        // Only the two labelled nodes give rows, with their labels, in document order.
+        assert_eq!(ex.template, vec![true, false]);
+        assert_eq!(ex.rows.len(), 2);
+        assert_eq!(ex.pages, 1);
+        // A hidden area above the list's drops it and keeps the paragraph.
+        let opts = TrainOptions {
+            hide_area: 10.0,
+            ..TrainOptions::default()
+        };
+        assert_eq!(
+            labelled_examples(&page, &labels, &opts).template,
+            vec![false]
+        );
     }
 
     #[test]

@@ -3,9 +3,13 @@
 //! every text-bearing node). They measure template detection in the terms of Chakrabarti et
 //! al. (words and links that lie in template regions).
 //!
-//! A method must not see the labels: [`BlockPage::unlabelled_html`] removes the label classes
-//! and nothing else, so the stripped page parses to the same tree (same node ids) as the
-//! labelled one, on which [`BlockPage::text_gold`] reads the gold of every text node.
+//! A method must not see the labels: [`BlockPage::unlabelled_html`] removes what the
+//! annotation added and nothing else, and [`BlockPage::text_gold`] reads the gold of every text
+//! node of the labelled page. For L3S-GN1 that is the label classes (the spans stay: the
+//! stripped page parses to the same tree). KrdWrd wrapped every text node of the original page
+//! in a `<kw>` element to carry its tag; those wrappers go, so the stripped page has the
+//! original's markup but the same visible text, and a word's gold is found at its offset in
+//! the labelled page's visible text.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -20,7 +24,8 @@ pub enum BlockScheme {
     /// L3S-GN1: 0 not content, 1 headline, 2 full text, 3 supplemental, 4 related content,
     /// 5 user comments; text outside any labelled block is not content.
     L3s,
-    /// CANOLA: 1 bad (boilerplate), 2 uncertain, 3 good (content).
+    /// CANOLA: 1 bad (boilerplate), 2 uncertain, 3 good (content); the merge may append the
+    /// annotators' agreement (`krdwrd-tag-1-90`); other tags (`undefined`, 7) are not scored.
     Canola,
 }
 
@@ -55,17 +60,21 @@ fn label_of(scheme: BlockScheme, class: &str) -> Option<u8> {
         BlockScheme::L3s => "x-nc-sel",
         BlockScheme::Canola => "krdwrd-tag-",
     };
-    class
-        .split_ascii_whitespace()
-        .find_map(|c| c.strip_prefix(prefix)?.parse::<u8>().ok())
+    class.split_ascii_whitespace().find_map(|c| {
+        // CANOLA's merge also writes the annotators' agreement after the tag
+        // (`krdwrd-tag-1-90`: tag 1, 90% of the votes).
+        let tag = c.strip_prefix(prefix)?;
+        tag.split('-').next()?.parse::<u8>().ok()
+    })
 }
 
 impl BlockPage {
-    /// The page with its label classes removed (nothing else changes).
+    /// The page with its labels removed: L3S-GN1's label classes, CANOLA's `<kw>` wrappers
+    /// (with their classes). Visible text does not change.
     pub fn unlabelled_html(&self, html: &str) -> String {
         let re = match self.scheme {
             BlockScheme::L3s => "x-nc-sel[0-9]",
-            BlockScheme::Canola => "krdwrd-tag-[0-9]",
+            BlockScheme::Canola => "</?kw(?:\\s[^>]*)?>",
         };
         match regex::Regex::new(re) {
             Ok(re) => re.replace_all(html, "").into_owned(),
@@ -217,19 +226,42 @@ mod tests {
     #[test]
     fn canola_uncertain_is_not_scored() {
         let html = "<body><kw class=\"krdwrd-tag-1\">a</kw><kw class=\"x krdwrd-tag-2\">b</kw>\
-            <kw class=\"krdwrd-tag-3\">c</kw></body>";
+            <kw class=\"krdwrd-tag-3\">c</kw><kw class=\"krdwrd-tag-1-90\">d</kw>\
+            <kw class=\"krdwrd-tag-undefined\">e</kw><kw class=\"krdwrd-tag-7\">f</kw></body>";
         let p = page(BlockScheme::Canola);
         let doc = chaff_dom::parse(html.as_bytes()).unwrap();
         let gold: Vec<BlockGold> = p.text_gold(&doc).into_iter().flatten().collect();
         assert_eq!(
             gold,
-            vec![BlockGold::Template, BlockGold::Unscored, BlockGold::Content]
+            vec![
+                BlockGold::Template,
+                BlockGold::Unscored,
+                BlockGold::Content,
+                BlockGold::Template,
+                BlockGold::Unscored,
+                BlockGold::Unscored
+            ]
         );
+    }
+
+    #[test]
+    fn canola_wrappers_go_and_the_visible_text_stays() {
+        let html = "<body><p><kw class=\"krdwrd-tag-3\">Some</kw><sup> </sup>\
+            <kw class=\"krdwrd-tag-3\">prose.</kw></p><ul><li><a href=\"/\">\
+            <kw class=\"krdwrd-tag-1\">Home</kw></a></li></ul><kwa>kept</kwa></body>";
+        let p = page(BlockScheme::Canola);
+        let stripped = p.unlabelled_html(html);
         assert_eq!(
-            p.unlabelled_html(html),
-            html.replace("krdwrd-tag-1", "")
-                .replace("krdwrd-tag-2", "")
-                .replace("krdwrd-tag-3", "")
+            stripped,
+            "<body><p>Some<sup> </sup>prose.</p><ul><li><a href=\"/\">Home</a></li></ul>\
+            <kwa>kept</kwa></body>"
         );
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let doc2 = chaff_dom::parse(stripped.as_bytes()).unwrap();
+        assert_eq!(
+            chaff_dom::TextView::new(&doc).text(),
+            chaff_dom::TextView::new(&doc2).text()
+        );
+        assert!(doc2.ids().all(|id| !doc2.is_tag(id, "kw")));
     }
 }
