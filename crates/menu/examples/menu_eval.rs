@@ -16,7 +16,9 @@
 //! and on held-out generated sites. Environment knobs for the measurements in the crate docs:
 //! `MENU_SYNTH_TRAIN` (generated sites in training, default 6), `MENU_SYNTH_WEIGHT` (their
 //! pages' weight, 0.7), `MENU_RANK_ONLY` (their pages leave "no menu" out), `MENU_L2`,
-//! `MENU_STEPS`, `MENU_SYNTH_SEED` (the evaluation sites' seed, 2024), `MENU_DEBUG`.
+//! `MENU_STEPS`, `MENU_TUNE_NULL` (the null threshold that maximises the training pages' F1),
+//! `MENU_DROP` (comma-separated feature names left out of fitting), `MENU_SYNTH_SEED` (the
+//! evaluation sites' seed, 2024), `MENU_DEBUG`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -553,6 +555,7 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
     {
         opts.steps = v;
     }
+    opts.tune_null = std::env::var_os("MENU_TUNE_NULL").is_some();
     // Generated sites (another seed than the synthetic evaluation's) that may join training.
     let synth_train: usize = std::env::var("MENU_SYNTH_TRAIN")
         .ok()
@@ -576,6 +579,20 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
                 })
             })
             .collect();
+    // `MENU_DROP=a,b`: leave features out (their column is zeroed, so their weight stays 0).
+    let drop: Vec<usize> = std::env::var("MENU_DROP")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|n| FEATURE_NAMES.iter().position(|f| *f == n.trim()))
+        .collect();
+    let (mut mp, mut extra) = (mp, extra);
+    for p in mp.iter_mut().chain(extra.iter_mut()) {
+        for r in &mut p.rows {
+            for &k in &drop {
+                r[k] = 0.0;
+            }
+        }
+    }
     let cv = model::cross_validate(&mp, &tp, &extra, folds, &opts);
     row(&format!("model, {folds}-fold CV by site"), &cv.pooled);
     let all: Vec<&ModelPage> = mp.iter().chain(&extra).collect();

@@ -41,7 +41,7 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
     println!("paper preset: F1 {:.2}", 100.0 * paper.f1);
     assert!((0.44..0.50).contains(&paper.f1), "{paper:?}");
 
-    // The model, fitted without each fold's sites (5 folds by site): F1 91.2 measured.
+    // The model, fitted without each fold's sites (5 folds by site): F1 95.6 measured.
     let r = Readings::default();
     let tp: Vec<TrainPage> = pages
         .iter()
@@ -76,7 +76,7 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
         100.0 * cv.pooled.f1,
         100.0 * cv.pooled.perfect
     );
-    assert!(cv.pooled.f1 >= 0.89, "{:?}", cv.pooled);
+    assert!(cv.pooled.f1 >= 0.94, "{:?}", cv.pooled);
 
     // The built-in model was fitted to these very pages: its score here is in-sample (97.1
     // measured) and only guards that the constants match the fitting code.

@@ -83,7 +83,8 @@ fn detection_is_well_formed_on_every_synthetic_page() {
 #[test]
 fn default_model_on_synthetic_sites() {
     // The default model was fitted on the labelled real pages and six generated sites of
-    // another seed: these sites are held out (F1 98.9 measured on seed 2024, 98.3 on 99).
+    // another seed: these sites are held out (F1 100 measured on seeds 2024, 99 and 31337,
+    // 9 sites x 10 pages each, and on these).
     let params = MenuParams::default();
     let mut by_style: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
     for site in chaff_synth::generate_sites(11, 6, 3) {
@@ -111,8 +112,9 @@ fn default_model_on_synthetic_sites() {
         let v = by_style.get(style).map(Vec::as_slice).unwrap_or(&[]);
         assert!(!v.is_empty() && mean(v) >= 0.9, "{style}: {v:?}");
     }
+    // The target.
     let all: Vec<f64> = by_style.into_values().flatten().collect();
-    assert!(mean(&all) >= 0.95, "{all:?}");
+    assert!(mean(&all) >= 0.99, "{all:?}");
 }
 
 #[test]
