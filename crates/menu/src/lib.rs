@@ -125,12 +125,13 @@
 //! over 38 features: the six properties of Definition 6 and what a demanding user would expect
 //! a menu detector to look at — `<nav>`/`role=navigation`, id/class words (nav/menu; main,
 //! primary, global, top, header; footer, social, share, breadcrumb, utility, account, related,
-//! tags, ...), header/footer/aside/nav/list-item ancestors, the position of the first link in
-//! the page's link order, link-text length, item count and homogeneity of the children, links
-//! per item, internal/script link shares, separators between links, and where the links point
-//! (shares of share/social/feed/mail endpoints and of links with one letter or no text; at
-//! most three links). The best element is the
-//! menu unless its score is below a learned "no menu" score. It is fitted by a listwise
+//! tags, ...; most words of three or four letters match only at a word start or as whole
+//! words, so `desktop` is not `top` and `chat` is not `hat`), header/footer/aside/nav/list-item
+//! ancestors, the position of the first link in the page's link order, link-text length, item
+//! count and homogeneity of the children, links per item, internal/script link shares,
+//! separators between links, and where the links point (shares of share/social/feed/mail
+//! endpoints and of links with one letter or no text; at most three links). The best element
+//! is the menu unless its score is below a learned "no menu" score. It is fitted by a listwise
 //! softmax (the probability mass on the elements that score F1 = 1 against the gold menu),
 //! L2 0.003. The built-in weights ([`model::MenuModel::DEFAULT`]) are fitted
 //! to all 68 labelled pages and to 6 generated sites (3 pages each, seed 7, each page
