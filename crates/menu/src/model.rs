@@ -26,7 +26,7 @@
 //! profile/mail/feed links and a text-size switcher — lists of two or three links that point
 //! at share endpoints, feeds or nowhere, with one-letter or icon texts. Each link is
 //! classified once, in the forward pass: a share, social-network, feed or mail endpoint
-//! ([`SOCIAL_MARKS`]); "tiny" text (fewer than two alphanumeric characters). Their shares per
+//! (`SOCIAL_MARKS`); "tiny" text (fewer than two alphanumeric characters). Their shares per
 //! element, and "at most three links" (no labelled menu has fewer), are the last three
 //! features; what each adds under cross-validation is in the crate docs.
 //!
