@@ -520,15 +520,7 @@ fn model_eval(pages: &[LabelledPage], folds: usize, synth_sites: usize) {
     use chaff_menu::model::{self, FEATURE_NAMES, FitOptions, ModelPage};
     let null: Vec<bool> = pages.iter().map(|p| p.gold.is_null()).collect();
     let r = Readings::default();
-    let tp: Vec<TrainPage> = pages
-        .iter()
-        .map(|p| TrainPage::new(&p.doc, p.gold, &p.entry.site, &r))
-        .collect();
-    let mp: Vec<ModelPage> = pages
-        .iter()
-        .zip(&tp)
-        .map(|(p, t)| ModelPage::new(&p.doc, t))
-        .collect();
+    let (tp, mp) = model::prepare_labelled(pages, &r);
     let oracle: Vec<PageScore> = mp
         .iter()
         .map(|p| {

@@ -979,6 +979,24 @@ fn m_score(p: &ModelPage, m: &MenuModel) -> f64 {
     p.score(m).f1
 }
 
+/// The [`TrainPage`] (gold, leaf units) and the [`ModelPage`] (candidates, feature rows) of
+/// every labelled page, in the pages' order; computed in parallel over pages.
+pub fn prepare_labelled(
+    pages: &[crate::eval::LabelledPage],
+    readings: &Readings,
+) -> (Vec<TrainPage>, Vec<ModelPage>) {
+    let train_pages: Vec<TrainPage> = pages
+        .par_iter()
+        .map(|p| TrainPage::new(&p.doc, p.gold, &p.entry.site, readings))
+        .collect();
+    let model_pages: Vec<ModelPage> = pages
+        .par_iter()
+        .zip(&train_pages)
+        .map(|(p, t)| ModelPage::new(&p.doc, t))
+        .collect();
+    (train_pages, model_pages)
+}
+
 /// A cross-validation of the model.
 #[derive(Clone, Debug)]
 pub struct ModelCv {
@@ -1045,16 +1063,7 @@ pub fn fit_from_labels(
             labels.display()
         )));
     }
-    let readings = Readings::default();
-    let train_pages: Vec<TrainPage> = pages
-        .par_iter()
-        .map(|p| TrainPage::new(&p.doc, p.gold, &p.entry.site, &readings))
-        .collect();
-    let model_pages: Vec<ModelPage> = pages
-        .par_iter()
-        .zip(&train_pages)
-        .map(|(p, t)| ModelPage::new(&p.doc, t))
-        .collect();
+    let (train_pages, model_pages) = prepare_labelled(&pages, &Readings::default());
     let all: Vec<&ModelPage> = model_pages.iter().collect();
     let model = fit(&all, opts);
     let scores: Vec<PageScore> = model_pages.iter().map(|p| p.score(&model)).collect();

@@ -43,15 +43,7 @@ fn labelled_set_paper_preset_and_cross_validated_model() {
 
     // The model, fitted without each fold's sites (5 folds by site): F1 95.6 measured.
     let r = Readings::default();
-    let tp: Vec<TrainPage> = pages
-        .iter()
-        .map(|p| TrainPage::new(&p.doc, p.gold, &p.entry.site, &r))
-        .collect();
-    let mp: Vec<ModelPage> = pages
-        .iter()
-        .zip(&tp)
-        .map(|(p, t)| ModelPage::new(&p.doc, t))
-        .collect();
+    let (tp, mp) = model::prepare_labelled(&pages, &r);
     // Every fold also fits to the built-in model's generated sites (never scored here).
     let extra: Vec<ModelPage> =
         chaff_synth::generate_sites(model::DEFAULT_SYNTH_SEED, model::DEFAULT_SYNTH_SITES, 3)

@@ -77,16 +77,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
         b.close();
         b.nl();
     }
-    for ad in c.ads_at(AdPos::Banner) {
-        b.page_data(|b| {
-            b.open_in(Region::Ad, "tr", &[]);
-            b.open("td", &[("align", "center")]);
-            self::ad(b, ad);
-            b.close();
-            b.close();
-        });
-        b.nl();
-    }
+    ad_rows(&mut b, c, AdPos::Banner);
     b.open("tr", &[]);
     b.open("td", &[("valign", "top")]);
     b.nl();
@@ -95,16 +86,7 @@ pub(crate) fn build(c: &PageCtx<'_>) -> BuiltPage {
     b.close();
     b.close();
     b.nl();
-    for ad in c.ads_at(AdPos::Bottom) {
-        b.page_data(|b| {
-            b.open_in(Region::Ad, "tr", &[]);
-            b.open("td", &[("align", "center")]);
-            self::ad(b, ad);
-            b.close();
-            b.close();
-        });
-        b.nl();
-    }
+    ad_rows(&mut b, c, AdPos::Bottom);
     footer_row(&mut b, c);
     b.nl();
     b.close(); // tbody (implied)
@@ -290,6 +272,21 @@ fn crumbs(b: &mut Builder, c: &PageCtx<'_>) {
     b.text(sep);
     b.data_text(&c.art.title);
     b.close();
+}
+
+/// The page's ads at `pos`, each a centred table row of its own (page data: not every page
+/// has them).
+fn ad_rows(b: &mut Builder, c: &PageCtx<'_>, pos: AdPos) {
+    for ad in c.ads_at(pos) {
+        b.page_data(|b| {
+            b.open_in(Region::Ad, "tr", &[]);
+            b.open("td", &[("align", "center")]);
+            self::ad(b, ad);
+            b.close();
+            b.close();
+        });
+        b.nl();
+    }
 }
 
 fn ad(b: &mut Builder, ad: &Ad) {
