@@ -129,6 +129,10 @@ pub struct EvalArgs {
     fig6: Option<PathBuf>,
     #[command(flatten)]
     pagelevel: crate::pagelevel::ModelArgs,
+    /// L3S-GN1 and CANOLA: K-fold cross-validation on the set's own human labels (page i is
+    /// in fold i mod K; each fold is scored by a model trained on the other folds).
+    #[arg(long, value_name = "K")]
+    cv: Option<usize>,
 }
 
 impl Run {
@@ -156,7 +160,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
         } else {
             chaff_eval::canola(&root.join("canola-krdwrd"))?
         };
-        return crate::pagelevel::eval_templates(&pages, &args.pagelevel, args.json, args.per_page);
+        return crate::pagelevel::eval_templates(
+            &pages,
+            &args.pagelevel,
+            args.json,
+            args.per_page,
+            args.cv,
+        );
     }
     let gold = gold_pages(&args)?;
     let mut by_site: BTreeMap<String, Vec<GoldPage>> = BTreeMap::new();

@@ -744,15 +744,55 @@ pub fn eval_templates(
     model_args: &ModelArgs,
     json: bool,
     per_page: bool,
+    cv: Option<usize>,
 ) -> anyhow::Result<Status> {
-    let model = model_args.load()?;
     let base = model_args.apply()?;
+    // One model, or with --cv K one per fold, trained on the human labels of the other
+    // folds' pages (page i is in fold i mod K).
+    let models: Vec<PageModel> = match cv {
+        None => vec![model_args.load()?],
+        Some(k) if k < 2 || k > pages.len() => {
+            bail!("--cv needs between 2 and {} folds", pages.len())
+        }
+        Some(k) => {
+            let opts = TrainOptions::default();
+            let rows: Vec<Option<Examples>> = pages
+                .par_iter()
+                .map(|page| {
+                    let p = read_block_page(page).ok()?;
+                    let labels = block_node_labels(&p);
+                    let tp = TrainPage {
+                        doc: p.doc,
+                        view: p.view,
+                        url: page.url.clone(),
+                    };
+                    Some(chaff_pagelevel::train::labelled_examples(
+                        &tp, &labels, &opts,
+                    ))
+                })
+                .collect();
+            (0..k)
+                .map(|fold| {
+                    let mut ex = Examples::default();
+                    for (i, r) in rows.iter().enumerate() {
+                        if i % k != fold
+                            && let Some(r) = r
+                        {
+                            ex.extend(r.clone());
+                        }
+                    }
+                    chaff_pagelevel::train::train(&ex, &opts, "cross-validation fold")
+                })
+                .collect()
+        }
+    };
     let mut report = Vec::new();
     for smooth in [false, true] {
         let opts = ApplyOptions { smooth, ..base };
         let results: Vec<anyhow::Result<PageCounts>> = pages
             .par_iter()
-            .map(|p| score_block_page(p, &model, opts))
+            .enumerate()
+            .map(|(i, p)| score_block_page(p, &models[i % models.len()], opts))
             .collect();
         let mut micro = PageCounts::default();
         let mut macro_f = [[0f64; 2]; 2];
