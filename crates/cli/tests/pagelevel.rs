@@ -186,10 +186,11 @@ fn word_f(r: &serde_json::Value, smooth: bool) -> f64 {
         .expect("f")
 }
 
-/// CANOLA with the built-in model: the figure the 0.85 is not yet met on (0.676
-/// smoothed when this was written), guarded against regressions; and the cross-set
-/// experiment of `train --blocks`: a model trained on CANOLA's human labels finds L3S-GN1's
-/// template words better than the built-in model (0.898 when this was written).
+/// CANOLA with the built-in model: the figure the 0.85 is not met on (0.678
+/// smoothed, 0.675 alone when this was written), guarded against regressions, smoothing
+/// included; and the cross-set experiment of `train --blocks`: a model trained on CANOLA's
+/// human labels finds L3S-GN1's template words better than the built-in model (0.887 when
+/// this was written).
 #[test]
 fn canola_template_words_and_cross_set_training() {
     if chaff_eval::datasets_dir().is_none() {
@@ -203,7 +204,8 @@ fn canola_template_words_and_cross_set_training() {
         word_f(&r, false),
         word_f(&r, true)
     );
-    assert!(word_f(&r, true) >= 0.66, "{r}");
+    assert!(word_f(&r, true) >= 0.67, "{r}");
+    assert!(word_f(&r, true) > word_f(&r, false), "{r}");
     assert_eq!(
         r[0]["pages"], 208,
         "every page's text survives stripping: {r}"
@@ -223,4 +225,26 @@ fn canola_template_words_and_cross_set_training() {
         word_f(&r, true)
     );
     assert!(word_f(&r, true) >= 0.88, "{r}");
+}
+
+/// `eval --cv K`: each fold of CANOLA scored by a model trained on the human labels of the
+/// other folds (0.822 smoothed, 0.817 alone with five folds when this was written), which
+/// is well above the built-in model's figure on the same pages and below the 0.85.
+#[test]
+fn canola_cross_validation_on_its_own_labels() {
+    if chaff_eval::datasets_dir().is_none() {
+        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+        return;
+    }
+    let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--cv", "5", "--json"]);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    eprintln!(
+        "canola 5-fold word F: basic {} smooth {}",
+        word_f(&r, false),
+        word_f(&r, true)
+    );
+    assert!(word_f(&r, true) >= 0.80, "{r}");
+    assert!(word_f(&r, true) > word_f(&r, false), "{r}");
+    let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--cv", "1"]);
+    assert_eq!(o.status.code(), Some(2), "one fold is refused");
 }

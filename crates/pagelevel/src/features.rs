@@ -12,7 +12,11 @@
 //! Beyond the paper we add structure the markup states outright (the node's own tag and the
 //! HTML5 sectioning elements above it), words in `class`/`id` that designers use for templates
 //! (`nav`, `footer`, `sidebar`...) or content (`article`, `post`...), and text-shape measures
-//! (words per text node, sentence punctuation per word) that tell prose from link lists.
+//! (words per text node, sentence punctuation per word) that tell prose from link lists, and
+//! the prose measures of corpus cleaners: the share of stop words (jusText's main signal; the
+//! list of the language whatlang reads in the page's first 2 KB, English when unsure),
+//! digits, capitals and sentence ends, and the size, stop-word share and link status of the
+//! text just before and just after the node (boilerpipe's neighbour features).
 //!
 //! Everything is computed in two linear passes over the node ids (top-down flags, bottom-up
 //! sums), never recursively.
@@ -107,6 +111,19 @@ pub const NAMES: &[&str] = &[
     "blk_punct_per_word",
     "blk_long_text_frac",
     "blk_chars_share",
+    "stop_frac",
+    "blk_stop_frac",
+    "digit_frac",
+    "sentence_end_frac",
+    "prev_ln_words",
+    "prev_stop_frac",
+    "prev_in_a",
+    "next_ln_words",
+    "next_stop_frac",
+    "next_in_a",
+    "page_long_text_frac",
+    "page_stop_frac",
+    "cap_frac",
 ];
 
 /// Number of features.
@@ -270,6 +287,61 @@ struct Sums {
     inputs: u32,
     first: u32,
     last: u32,
+    stop: u32,
+    digit_words: u32,
+    sentence_ends: u32,
+    caps: u32,
+}
+
+/// The stop words of the page's language (English when it cannot be told).
+fn stop_list(view: &TextView) -> &'static std::collections::HashSet<&'static str> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Lists = Mutex<HashMap<&'static str, &'static std::collections::HashSet<&'static str>>>;
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    // Language from the first 2 KB of visible text, cut at a character boundary.
+    let text = view.text();
+    let mut cut = text.len().min(2048);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let sample = &text[..cut];
+    let code = whatlang::detect(sample)
+        .filter(|i| i.is_reliable())
+        .and_then(|i| iso639_1(i.lang()))
+        .unwrap_or("en");
+    let lists = LISTS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut guard = match lists.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    };
+    guard.entry(code).or_insert_with(|| {
+        let words = stop_words::lookup(code)
+            .or_else(|| stop_words::lookup("en"))
+            .unwrap_or(&[]);
+        Box::leak(Box::new(words.iter().copied().collect()))
+    })
+}
+
+fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {
+    use whatlang::Lang::*;
+    Some(match lang {
+        Eng => "en",
+        Deu => "de",
+        Fra => "fr",
+        Spa => "es",
+        Ita => "it",
+        Por => "pt",
+        Nld => "nl",
+        Rus => "ru",
+        Swe => "sv",
+        Dan => "da",
+        Fin => "fi",
+        Hun => "hu",
+        Nob => "no",
+        Tur => "tr",
+        _ => return None,
+    })
 }
 
 impl PageFeatures {
@@ -282,6 +354,8 @@ impl PageFeatures {
         geometry: Option<&dyn Geometry>,
     ) -> PageFeatures {
         let n = doc.len();
+        let stop = stop_list(view);
+        let mut lower = String::new();
         let total_chars = view.text().len().max(1) as f64;
         let page_host = url
             .and_then(host_of)
@@ -310,6 +384,9 @@ impl PageFeatures {
         // Closest block-level element above each node (not the node itself).
         let mut block = vec![NodeId::ROOT; n];
         let mut max_depth = 1u16;
+        fn flag(b: bool) -> f64 {
+            if b { 1.0 } else { 0.0 }
+        }
         for id in doc.ids() {
             let i = id.index();
             if let Some(p) = doc.parent(id) {
@@ -385,6 +462,33 @@ impl PageFeatures {
             }
             s.first = seg.start;
             s.last = seg.end;
+            for w in text.split_whitespace() {
+                if w.bytes().any(|b| b.is_ascii_digit()) {
+                    s.digit_words += 1;
+                }
+                // Stop words are short: longer words are not looked up, and a word is
+                // lower-cased (into a reused buffer) only when it has capitals.
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                if w.is_empty() || w.len() > 16 {
+                    continue;
+                }
+                let hit = if w.chars().any(char::is_uppercase) {
+                    lower.clear();
+                    lower.extend(w.chars().flat_map(char::to_lowercase));
+                    stop.contains(lower.as_str())
+                } else {
+                    stop.contains(w)
+                };
+                s.stop += u32::from(hit);
+            }
+            s.caps = text
+                .split_whitespace()
+                .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+                .count() as u32;
+            s.sentence_ends = u32::from(
+                text.trim_end()
+                    .ends_with(['.', '!', '?', ':', ';', '"', '\u{201d}']),
+            );
         }
         for id in doc.ids().rev() {
             let i = id.index();
@@ -428,6 +532,10 @@ impl PageFeatures {
                 s.inputs += c.inputs;
                 s.first = s.first.min(c.first);
                 s.last = s.last.max(c.last);
+                s.stop += c.stop;
+                s.digit_words += c.digit_words;
+                s.sentence_ends += c.sentence_ends;
+                s.caps += c.caps;
             }
         }
 
@@ -439,6 +547,24 @@ impl PageFeatures {
 
         let scope = doc.body().unwrap_or(NodeId::ROOT);
         let end = doc.subtree_end(scope);
+        let segs = view.segments();
+        let page = sums[scope.index()];
+        let stop_frac = |s: &Sums| (f64::from(s.stop) / f64::from(s.words.max(1))).min(1.0);
+        // The text segments just before and after a node's text, as boilerplate detectors
+        // since boilerpipe read them: (ln words, stop-word share, in a link).
+        let neighbour = |k: Option<usize>| -> [f64; 3] {
+            match k.and_then(|k| segs.get(k)) {
+                Some(seg) => {
+                    let t = &sums[seg.node.index()];
+                    [
+                        (1.0 + f64::from(t.words)).ln(),
+                        stop_frac(t),
+                        flag(ctx[seg.node.index()] & IN_A != 0),
+                    ]
+                }
+                None => [0.0, 0.0, 0.0],
+            }
+        };
         let page_rect = geometry.map(|g| g.page());
         let mut nodes = Vec::new();
         let mut rows = Vec::new();
@@ -476,7 +602,13 @@ impl PageFeatures {
             let own = own_cls[i];
             let anc = anc_cls[i];
             let c = ctx[i];
-            let flag = |b: bool| if b { 1.0 } else { 0.0 };
+            let (prev, next) = if s.first == u32::MAX {
+                ([0.0; 3], [0.0; 3])
+            } else {
+                let a = segs.partition_point(|g| g.start < s.first);
+                let b = segs.partition_point(|g| g.end <= s.last);
+                (neighbour(a.checked_sub(1)), neighbour(Some(b)))
+            };
             let v = [
                 (1.0 + s.chars).ln(),
                 (1.0 + f64::from(s.words)).ln(),
@@ -559,6 +691,23 @@ impl PageFeatures {
                     0.0
                 },
                 b.chars / total_chars,
+                stop_frac(s),
+                stop_frac(b),
+                (f64::from(s.digit_words) / wordsf).min(1.0),
+                f64::from(s.sentence_ends) / f64::from(s.text_nodes.max(1)),
+                prev[0],
+                prev[1],
+                prev[2],
+                next[0],
+                next[1],
+                next[2],
+                if page.chars > 0.0 {
+                    page.long_text_chars / page.chars
+                } else {
+                    0.0
+                },
+                stop_frac(&page),
+                (f64::from(s.caps) / wordsf).min(1.0),
             ];
             let mut row = [0f32; COUNT];
             for (r, x) in row.iter_mut().zip(v) {
@@ -598,7 +747,7 @@ mod tests {
 
     #[test]
     fn the_vector_has_one_value_per_name() {
-        assert_eq!(COUNT, 61);
+        assert_eq!(COUNT, 74);
     }
 
     #[test]
@@ -649,6 +798,42 @@ mod tests {
         );
         let img = doc.ids().find(|&i| doc.is_tag(i, "img")).unwrap();
         assert_eq!(f.area[img.index()], MEDIA_CHARS);
+    }
+
+    #[test]
+    fn prose_features_are_hand_computable() {
+        let html = "<html><body><ul><li><a href=/a>Home</a></li><li>Rates 2024</li></ul>\
+            <p>The cat sat on the mat. It was Tuesday.</p><div>Buy Now</div></body></html>";
+        let (doc, f) = feats(html, None);
+        let p = row(&doc, &f, "p");
+        // Nine words, of which "the", "on", "the", "it", "was" are English stop words; one
+        // of one text nodes ends a sentence; "The", "It", "Tuesday." start with capitals.
+        assert!((get(p, "stop_frac") - 5.0 / 9.0).abs() < 1e-6);
+        assert_eq!(get(p, "sentence_end_frac"), 1.0);
+        assert!((get(p, "cap_frac") - 3.0 / 9.0).abs() < 1e-6);
+        assert_eq!(get(p, "digit_frac"), 0.0);
+        // The text before the paragraph is "Rates 2024" (two words, no stop word, not a
+        // link); after it "Buy Now".
+        assert!((get(p, "prev_ln_words") - 3f32.ln()).abs() < 1e-6);
+        assert_eq!(get(p, "prev_stop_frac"), 0.0);
+        assert_eq!(get(p, "prev_in_a"), 0.0);
+        assert!((get(p, "next_ln_words") - 3f32.ln()).abs() < 1e-6);
+        let ul = row(&doc, &f, "ul");
+        // "Home" is the first text: nothing before; the list holds one digit word of three.
+        assert_eq!(get(ul, "prev_ln_words"), 0.0);
+        assert!((get(ul, "digit_frac") - 1.0 / 3.0).abs() < 1e-6);
+        assert_eq!(get(ul, "sentence_end_frac"), 0.0);
+        // The item after the link sees the link as its previous text.
+        let li2 = (0..f.nodes.len())
+            .filter(|&k| doc.is_tag(f.nodes[k], "li"))
+            .nth(1)
+            .unwrap();
+        assert_eq!(get(&f.rows[li2], "prev_in_a"), 1.0);
+        // "Now" is one of NLTK's English stop words: half of the next text.
+        assert!((get(p, "next_stop_frac") - 0.5).abs() < 1e-6);
+        // Page-wide: 6 stop words over 14 words; no text reaches 80 characters.
+        assert!((get(p, "page_stop_frac") - 6.0 / 14.0).abs() < 1e-6);
+        assert_eq!(get(p, "page_long_text_frac"), 0.0);
     }
 
     #[test]
