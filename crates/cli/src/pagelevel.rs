@@ -473,18 +473,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
             note.push(format!("human block labels: {name}"));
             let sets: Vec<Examples> = pages
                 .par_iter()
-                .filter_map(|page| {
-                    let p = read_block_page(page).ok()?;
-                    let labels = block_node_labels(&p);
-                    let tp = TrainPage {
-                        doc: p.doc,
-                        view: p.view,
-                        url: page.url.clone(),
-                    };
-                    Some(chaff_pagelevel::train::labelled_examples(
-                        &tp, &labels, &opts,
-                    ))
-                })
+                .filter_map(|page| block_examples(page, &opts))
                 .collect();
             bar.inc(pages.len() as u64);
             for e in sets {
@@ -676,6 +665,20 @@ fn block_node_labels(p: &LabelledPage) -> Vec<Option<bool>> {
         .collect()
 }
 
+/// Training rows from a block-labelled page's human labels (`None` when it cannot be read).
+fn block_examples(page: &BlockPage, opts: &TrainOptions) -> Option<Examples> {
+    let p = read_block_page(page).ok()?;
+    let labels = block_node_labels(&p);
+    let tp = TrainPage {
+        doc: p.doc,
+        view: p.view,
+        url: page.url.clone(),
+    };
+    Some(chaff_pagelevel::train::labelled_examples(
+        &tp, &labels, opts,
+    ))
+}
+
 fn score_block_page(
     page: &BlockPage,
     model: &PageModel,
@@ -758,18 +761,7 @@ pub fn eval_templates(
             let opts = TrainOptions::default();
             let rows: Vec<Option<Examples>> = pages
                 .par_iter()
-                .map(|page| {
-                    let p = read_block_page(page).ok()?;
-                    let labels = block_node_labels(&p);
-                    let tp = TrainPage {
-                        doc: p.doc,
-                        view: p.view,
-                        url: page.url.clone(),
-                    };
-                    Some(chaff_pagelevel::train::labelled_examples(
-                        &tp, &labels, &opts,
-                    ))
-                })
+                .map(|page| block_examples(page, &opts))
                 .collect();
             (0..k)
                 .map(|fold| {
