@@ -158,23 +158,26 @@ fn bad_models_and_lone_pages_are_clear_errors() {
 /// content classes), and smoothing better than the classifier alone.
 #[test]
 fn l3s_gn1_template_words() {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+    let Some(r) = eval_json(&["--dataset", "l3s-gn1"]) else {
         return;
-    }
-    let o = chaff(&["eval", "--dataset", "l3s-gn1", "--json"]);
-    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
-    let f = |smooth: bool| {
-        r.as_array()
-            .expect("runs")
-            .iter()
-            .find(|x| x["smoothing"] == smooth)
-            .and_then(|x| x["words"]["comments_content"]["f"].as_f64())
-            .expect("f")
     };
+    let f = |smooth| word_f(&r, smooth);
     eprintln!("l3s-gn1 word F: basic {} smooth {}", f(false), f(true));
     assert!(f(true) >= 0.85, "{r}");
     assert!(f(true) > f(false), "{r}");
+}
+
+/// `chaff eval ARGS --json` on a shared data set, or `None` (with the reason printed) when
+/// the shared data sets are absent.
+fn eval_json(args: &[&str]) -> Option<serde_json::Value> {
+    if chaff_eval::datasets_dir().is_none() {
+        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+        return None;
+    }
+    let mut all = vec!["eval", "--json"];
+    all.extend_from_slice(args);
+    let o = chaff(&all);
+    Some(serde_json::from_str(&stdout(&o)).expect("JSON"))
 }
 
 fn word_f(r: &serde_json::Value, smooth: bool) -> f64 {
@@ -193,12 +196,9 @@ fn word_f(r: &serde_json::Value, smooth: bool) -> f64 {
 /// this was written).
 #[test]
 fn canola_template_words_and_cross_set_training() {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+    let Some(r) = eval_json(&["--dataset", "canola-krdwrd"]) else {
         return;
-    }
-    let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--json"]);
-    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    };
     eprintln!(
         "canola word F: basic {} smooth {}",
         word_f(&r, false),
@@ -217,8 +217,7 @@ fn canola_template_words_and_cross_set_training() {
     let model = model.to_str().expect("utf-8");
     let o = chaff(&["train", "-q", "--blocks", "canola-krdwrd", "--out", model]);
     stdout(&o);
-    let o = chaff(&["eval", "--dataset", "l3s-gn1", "--json", "--model", model]);
-    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let r = eval_json(&["--dataset", "l3s-gn1", "--model", model]).expect("data sets found above");
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
         "l3s-gn1 word F of the CANOLA-trained model: {}",
@@ -232,12 +231,9 @@ fn canola_template_words_and_cross_set_training() {
 /// is well above the built-in model's figure on the same pages and below the 0.85.
 #[test]
 fn canola_cross_validation_on_its_own_labels() {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+    let Some(r) = eval_json(&["--dataset", "canola-krdwrd", "--cv", "5"]) else {
         return;
-    }
-    let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--cv", "5", "--json"]);
-    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    };
     eprintln!(
         "canola 5-fold word F: basic {} smooth {}",
         word_f(&r, false),
