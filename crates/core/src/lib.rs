@@ -2,12 +2,18 @@
 //!
 //! What it is for: the small vocabulary shared by methods, the extractor and the outputs —
 //! [`Labels`] (a templateness score and a [`Role`] per DOM node, plus sub-node removals for
-//! methods that work on strings), the [`PageInput`] a method reads, and the two traits at the
-//! seam between methods and the rest: [`SiteMethod`] learns a model from a site's pages,
-//! [`Labeler`] turns one page into labels.
+//! methods that work on strings), the [`PageInput`] a method reads, [`Evidence`] and
+//! [`Verdict`] (what a method says about a page, or why it says nothing), and the seam between
+//! methods and the rest: the [`Method`] trait and its object-safe form [`DynMethod`].
 //!
-//! What it must not know: any particular method, file formats, profiles or rendering.
-//! Methods depend on this crate; this crate depends only on the DOM.
+//! What it must not know: any particular method, profiles, file formats, fusion or
+//! rendering. Methods depend on this crate; this crate depends only on the DOM.
+
+pub mod evidence;
+pub mod method;
+
+pub use evidence::{Evidence, Meaning, Verdict};
+pub use method::{DynMethod, Erased, Method, MethodError, Needs, Scope};
 
 use std::ops::Range;
 
@@ -194,21 +200,11 @@ pub struct PageInput<'a> {
     pub doc: &'a Document,
     /// Its visible-text view (built once per page and shared by all methods).
     pub view: &'a TextView,
-    /// The decoded source (HTML, or the plain text of a text page).
-    pub source: &'a str,
+    /// The decoded source (HTML, or the plain text of a text page), present when a method
+    /// that [`Needs::source`] is in use.
+    pub source: Option<&'a str>,
     /// The page's URL, if known.
     pub url: Option<&'a str>,
-}
-
-/// A method that learns a model from a site's pages.
-pub trait SiteMethod {
-    /// What it learns; stored in the site profile.
-    type Model: Labeler;
-    /// Why learning can fail (too few pages, bad parameters).
-    type Error: std::error::Error + Send + Sync + 'static;
-
-    /// Learns from the pages of one site.
-    fn learn(&self, pages: &[PageInput<'_>]) -> Result<Self::Model, Self::Error>;
 }
 
 /// Anything that labels a page: a learned model, or a page-level method.
