@@ -11,26 +11,6 @@ use rayon::prelude::*;
 
 use crate::common::{self, InputArgs, Status};
 
-/// An output format on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum FormatArg {
-    Text,
-    Markdown,
-    Html,
-    Json,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Text => Format::Text,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-            FormatArg::Json => Format::Json,
-        }
-    }
-}
-
 #[derive(Args)]
 pub struct CleanArgs {
     #[command(flatten)]

@@ -17,63 +17,6 @@ use serde::Serialize;
 use crate::clean::FormatArg;
 use crate::common::{self, InputArgs, Status};
 
-/// How to apply the page-level model.
-#[derive(Args, Clone, Debug)]
-pub struct ModelArgs {
-    /// A model written by `chaff train` (default: the built-in one).
-    #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
-    /// Use the classifier's scores as they are (the paper's PageLevel-Basic).
-    #[arg(long)]
-    no_smooth: bool,
-    /// The smoothing constant c in the penalty c·A/Ai (default: the model's, 0.01).
-    #[arg(long, value_name = "C")]
-    c: Option<f64>,
-    /// Smoothed templateness at or above which a node is template (default: the model's).
-    #[arg(long, value_name = "SCORE")]
-    threshold: Option<f64>,
-    /// Weigh every node once in the smoothing's distance, as the paper does (default: by
-    /// the words each node holds itself).
-    #[arg(long)]
-    node_weights: bool,
-}
-
-impl ModelArgs {
-    fn load(&self) -> anyhow::Result<PageModel> {
-        match &self.model {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                PageModel::from_json(&text).with_context(|| format!("in {}", path.display()))
-            }
-            None => Ok(PageModel::builtin()?.clone()),
-        }
-    }
-
-    fn apply(&self) -> anyhow::Result<ApplyOptions> {
-        if let Some(c) = self.c
-            && !(c.is_finite() && c >= 0.0)
-        {
-            bail!("--c must be a non-negative number");
-        }
-        if let Some(t) = self.threshold
-            && !(0.0..=1.0).contains(&t)
-        {
-            bail!("--threshold must be between 0 and 1");
-        }
-        Ok(ApplyOptions {
-            smooth: !self.no_smooth,
-            c: self.c,
-            threshold: self.threshold,
-            weights: if self.node_weights {
-                chaff_pagelevel::SmoothWeights::Nodes
-            } else {
-                chaff_pagelevel::SmoothWeights::Words
-            },
-        })
-    }
-}
-
 #[derive(Args)]
 pub struct ExtractArgs {
     #[command(flatten)]

@@ -1,0 +1,339 @@
+//! The flags that configure chaff's methods and outputs, shared by the `chaff` command and
+//! the research harness: each turns what the user typed into the library's configuration
+//! (a method registered with its options, an output format), checking values on the way.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use chaff::Format;
+use clap::{Args, ValueEnum};
+
+/// An output format on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Markdown,
+    Html,
+    Json,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Html => Format::Html,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+/// How to apply the page-level model.
+#[derive(Args, Clone, Debug)]
+pub struct ModelArgs {
+    /// A model written by `chaff train` (default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// Use the classifier's scores as they are (the paper's PageLevel-Basic).
+    #[arg(long)]
+    no_smooth: bool,
+    /// The smoothing constant c in the penalty c·A/Ai (default: the model's, 0.01).
+    #[arg(long, value_name = "C")]
+    c: Option<f64>,
+    /// Smoothed templateness at or above which a node is template (default: the model's).
+    #[arg(long, value_name = "SCORE")]
+    threshold: Option<f64>,
+    /// Weigh every node once in the smoothing's distance, as the paper does (default: by
+    /// the words each node holds itself).
+    #[arg(long)]
+    node_weights: bool,
+}
+
+impl ModelArgs {
+    fn load(&self) -> anyhow::Result<PageModel> {
+        match &self.model {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                PageModel::from_json(&text).with_context(|| format!("in {}", path.display()))
+            }
+            None => Ok(PageModel::builtin()?.clone()),
+        }
+    }
+
+    fn apply(&self) -> anyhow::Result<ApplyOptions> {
+        if let Some(c) = self.c
+            && !(c.is_finite() && c >= 0.0)
+        {
+            bail!("--c must be a non-negative number");
+        }
+        if let Some(t) = self.threshold
+            && !(0.0..=1.0).contains(&t)
+        {
+            bail!("--threshold must be between 0 and 1");
+        }
+        Ok(ApplyOptions {
+            smooth: !self.no_smooth,
+            c: self.c,
+            threshold: self.threshold,
+            weights: if self.node_weights {
+                chaff_pagelevel::SmoothWeights::Nodes
+            } else {
+                chaff_pagelevel::SmoothWeights::Words
+            },
+        })
+    }
+}
+
+/// How FOREST ranks structural patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ForestRanking {
+    /// Informativeness J x U (the paper's FOREST).
+    Informativeness,
+    /// Jeffreys' density J alone (Figure 7).
+    Density,
+    /// Unexpectedness U alone (Figure 7).
+    Unexpectedness,
+    /// The COVERAGE baseline (eq. 6-7).
+    Coverage,
+}
+
+/// FOREST's parameters (shared by `learn`, `eval` and `bench`).
+#[derive(Args, Clone, Debug)]
+pub struct ForestArgs {
+    /// FOREST: signifiers per page (top-k tf-idf terms), 1 to 64.
+    #[arg(long, default_value_t = chaff_forest::DEFAULT_KEYWORDS, value_name = "K")]
+    keywords: usize,
+    /// FOREST: rank patterns by the COVERAGE baseline instead of informativeness.
+    #[arg(long)]
+    coverage: bool,
+    /// FOREST: the ranking measure (--coverage is short for `coverage`).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "informativeness",
+        value_name = "MEASURE"
+    )]
+    forest_ranking: ForestRanking,
+    /// FOREST: element types with whole attribute values instead of the tolerant form.
+    #[arg(long)]
+    full_attributes: bool,
+    /// FOREST: keep the significant paths through comment blocks (elements whose id or
+    /// class mentions "comment"), which are left out by default.
+    #[arg(long)]
+    comment_paths: bool,
+    /// FOREST: keep the top pattern even when the runner-up is its parent and at least as
+    /// relevant before the level factor (the paper's ranking as printed picks the deeper one).
+    #[arg(long)]
+    no_informative_parent: bool,
+    /// FOREST: when the wrapper matches nothing on at least this share of the pages (a second
+    /// template), add the top pattern of those pages as an alternative; above 1, never.
+    #[arg(long, default_value_t = chaff_forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
+    min_template_share: f64,
+    /// FOREST: a web feed (RSS or Atom) whose items give signifiers (title and description)
+    /// to the pages they link to; repeatable.
+    #[arg(long, value_name = "FEED.xml")]
+    feed: Vec<PathBuf>,
+}
+
+impl ForestArgs {
+    /// The learner's configuration.
+    pub fn config(&self) -> anyhow::Result<chaff_forest::ForestConfig> {
+        if !(1..=64).contains(&self.keywords) {
+            bail!("--keywords must be between 1 and 64, got {}", self.keywords);
+        }
+        use chaff_forest::Ranking;
+        let ranking = match (self.coverage, self.forest_ranking) {
+            (true, _) | (_, ForestRanking::Coverage) => Ranking::Coverage,
+            (_, ForestRanking::Informativeness) => Ranking::Informativeness,
+            (_, ForestRanking::Density) => Ranking::Density,
+            (_, ForestRanking::Unexpectedness) => Ranking::Unexpectedness,
+        };
+        Ok(chaff_forest::ForestConfig {
+            keywords: self.keywords,
+            ranking,
+            attributes: if self.full_attributes {
+                chaff_forest::AttributeForm::Full
+            } else {
+                chaff_forest::AttributeForm::Tolerant
+            },
+            min_template_share: self.min_template_share,
+            skip_comments: !self.comment_paths,
+            informative_parent: !self.no_informative_parent,
+        })
+    }
+
+    /// The items of the feeds given with --feed, if any.
+    pub fn feeds(&self) -> anyhow::Result<Option<chaff_forest::FeedItems>> {
+        if self.feed.is_empty() {
+            return Ok(None);
+        }
+        let mut items = chaff_forest::FeedItems::new();
+        for path in &self.feed {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            items
+                .add_feed(&bytes)
+                .with_context(|| format!("{}", path.display()))?;
+        }
+        Ok(Some(items))
+    }
+}
+
+/// The alignment method's parameters (shared by `learn`, `eval` and `bench`; the number of
+/// sample pages is `--pages` in `learn` and `--align-pages` elsewhere).
+#[derive(Args, Clone, Debug)]
+pub struct AlignArgs {
+    /// Alignment: keep template tokens found on at least this share of the sample pages.
+    #[arg(long, default_value_t = chaff_align::model::DEFAULT_KEEP, value_name = "SHARE")]
+    keep: f64,
+    /// Alignment: remove page tokens aligned to template tokens of at least this confidence
+    /// (default: --keep).
+    #[arg(long, value_name = "SHARE")]
+    min_confidence: Option<f64>,
+    /// Alignment: the seed of the page sample.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    align_seed: u64,
+    /// Alignment: keep digits in tokens (by default every digit run reads as 0, so that ids
+    /// and dates in links do not split a template slot).
+    #[arg(long)]
+    keep_digits: bool,
+    /// Alignment: keep URLs in attributes whole (by default they read as their host).
+    #[arg(long)]
+    keep_urls: bool,
+}
+
+impl AlignArgs {
+    /// The configuration for `pages` sample pages.
+    pub fn config(&self, pages: usize) -> anyhow::Result<chaff_align::AlignConfig> {
+        if pages < 2 {
+            bail!("the alignment method needs at least 2 sample pages, got {pages}");
+        }
+        if !(self.keep > 0.0 && self.keep <= 1.0) {
+            bail!("--keep must be above 0 and at most 1, got {}", self.keep);
+        }
+        let min_confidence = self.min_confidence.unwrap_or(self.keep);
+        if !(0.0..=1.0).contains(&min_confidence) {
+            bail!("--min-confidence must be between 0 and 1, got {min_confidence}");
+        }
+        Ok(chaff_align::AlignConfig {
+            pages,
+            keep: self.keep,
+            min_confidence,
+            seed: self.align_seed,
+            tokens: chaff_align::TokenOptions {
+                mask_digits: !self.keep_digits,
+                mask_urls: !self.keep_urls,
+            },
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ViewArg {
+    /// The visible text; every output format works.
+    Text,
+    /// The raw source, markup included, as in the thesis.
+    Raw,
+}
+
+/// The suffix method's parameters (shared by `learn` and `eval`).
+#[derive(Args, Clone, Debug)]
+pub struct SuffixArgs {
+    /// Drop strings found in at least this many sites' templates (--per-site; default: half
+    /// the sites and at least 3; 0 disables).
+    #[arg(long, value_name = "N")]
+    cross_site_min: Option<usize>,
+    /// What string of a page to mine.
+    #[arg(long, value_enum, default_value = "text")]
+    view: ViewArg,
+    /// Extra mutable patterns: one regex per line, `token: RE` (whole tokens) or
+    /// `inside: RE` (inside tokens).
+    #[arg(long, value_name = "FILE")]
+    mutable: Option<PathBuf>,
+    /// Do not use the built-in mutable patterns (dates, numbers, URLs...).
+    #[arg(long)]
+    no_builtin_mutable: bool,
+    /// The tokenisation parameter: a regex for one token.
+    #[arg(long, default_value = r"\S+", value_name = "REGEX")]
+    token_pattern: String,
+    /// What separates tokens (derived from --token-pattern when it is a repeated class).
+    #[arg(long, value_name = "REGEX")]
+    separator: Option<String>,
+    /// Ignore strings found in fewer documents.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    min_docs: u32,
+    /// Ignore strings of fewer tokens.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    min_tokens: u32,
+    /// Merge removals closer than this many characters (default: 60 in the text view, 0 in
+    /// the raw view).
+    #[arg(long, value_name = "CHARS")]
+    merge_gap: Option<u32>,
+    /// Text view: remove runs of link text between removals shorter than this (default 1000).
+    #[arg(long, value_name = "CHARS")]
+    link_gap: Option<u32>,
+    /// Text view: keep a line whole when matches cover less than this share of it (default
+    /// 0.5; 0 removes every match).
+    #[arg(long, value_name = "SHARE")]
+    line_coverage: Option<f32>,
+    /// Text view: no locality rules; remove every match and merge intervals across
+    /// --merge-gap only, as the thesis prints the method.
+    #[arg(long)]
+    plain: bool,
+}
+
+impl SuffixArgs {
+    /// The cross-site filtering threshold (None: the default).
+    pub fn cross_site_min(&self) -> Option<usize> {
+        self.cross_site_min
+    }
+
+    /// The method configuration these arguments describe.
+    pub fn config(&self) -> anyhow::Result<SuffixConfig> {
+        let args = self;
+        let tokenizer = TokenizerSpec::new(&args.token_pattern, args.separator.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        let mut patterns: Vec<MutablePattern> = if args.no_builtin_mutable {
+            Vec::new()
+        } else {
+            mutable::builtin()
+        };
+        if let Some(path) = &args.mutable {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let extra = mutable::parse_file(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            // User patterns first: they are usually more specific than the built-in ones.
+            patterns.splice(0..0, extra);
+        }
+        let view = match args.view {
+            ViewArg::Text => View::Text,
+            ViewArg::Raw => View::Raw,
+        };
+        let mut config = SuffixConfig {
+            tokenizer,
+            mutable: Some(patterns),
+            ..SuffixConfig::for_view(view)
+        };
+        config.mining.min_docs = args.min_docs;
+        config.mining.min_tokens = args.min_tokens;
+        if let Some(g) = args.merge_gap {
+            config.clean.merge_gap = g;
+        }
+        if args.plain {
+            config.clean.locality = false;
+            config.clean.merge_gap = args.merge_gap.unwrap_or(0);
+        }
+        if let Some(g) = args.link_gap {
+            config.clean.link_gap = g;
+        }
+        if let Some(c) = args.line_coverage {
+            if !(0.0..=1.0).contains(&c) {
+                bail!("--line-coverage must be between 0 and 1");
+            }
+            config.clean.line_coverage = c;
+        }
+        Ok(config)
+    }
+}

@@ -1,0 +1,70 @@
+//! `chaff-lab`: the research harness. Evaluation on the shared data sets, cross-validation,
+//! training recipes for the built-in models, figures, synthetic sweeps and benchmarks.
+//!
+//! It reaches learning and extraction only through the `chaff` facade (`chaff::Learner`,
+//! `chaff::Extractor`), exactly as a user of the library does, so every figure it prints is a
+//! figure of the code that ships. No shipping crate depends on it.
+
+/// `println!` that returns the write error instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+mod bench;
+mod eval;
+mod forest_eval;
+mod menu;
+mod pagelevel;
+mod plot;
+mod synth;
+
+use std::process::ExitCode;
+
+use chaff_cli::common;
+use clap::{Parser, Subcommand};
+
+/// chaff's research harness: evaluation, training recipes, figures and benchmarks.
+#[derive(Parser)]
+#[command(name = "chaff-lab", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Score against gold text: data sets, predictions, or synthetic sites.
+    Eval(eval::EvalArgs),
+    /// Measure learning and extraction speed and memory.
+    Bench(bench::BenchArgs),
+    /// Write labelled synthetic sites (the project's ground truth) to a folder.
+    Synth(synth::SynthArgs),
+    /// Fit the menu detector's weights and thresholds to labelled pages.
+    TrainMenu(menu::TrainMenuArgs),
+    /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
+    Train(pagelevel::TrainArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Eval(args) => eval::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Synth(args) => synth::run(args),
+        Command::TrainMenu(args) => menu::train(args),
+        Command::Train(args) => pagelevel::train(args),
+    };
+    match result {
+        Ok(status) => status.into(),
+        Err(e) => {
+            if common::is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("chaff-lab: error: {}", common::one_line(&format!("{e:#}")));
+            ExitCode::from(2)
+        }
+    }
+}
