@@ -1,83 +1,64 @@
-//! `chaff`: learn a web site's template from many of its pages, and remove it.
+//! `chaff`: a web page's main content, with what chaff learned of its site when it has.
 //!
-//! What it is for: the library behind the `chaff` command, and the entry point for programs
-//! embedding chaff. It ties the focused crates together: pages come from `chaff-corpus`,
-//! are parsed by `chaff-dom`, methods (`chaff-suffix`, `chaff-align`, ...) learn models that are stored in a
-//! [`profile::Profile`], and `chaff-extract` renders what remains.
+//! What it is for: the one entry point of every front end (the `chaff` command, the Python
+//! bindings, the server, the research harness). [`extract`] turns one page into its
+//! [`Extraction`] with the built-in methods; an [`Extractor`] does the same with site
+//! profiles, chosen methods and a fuser; a [`Learner`] learns site [`Profile`]s from pages.
+//! Methods are found by name in a [`Registry`]; the [`fuse::Fuser`] turns their evidence into
+//! labels; `chaff-extract` renders what remains.
 //!
-//! What it must not know: command-line parsing, terminals and progress bars, process exit
-//! codes. Those belong to the binary.
+//! What it must not know: command-line flags, terminals and progress bars, process exit
+//! codes, HTTP, Python or async runtimes, evaluation data sets. It starts no thread pool of
+//! its own (learning uses rayon's global pool, as the caller configured it).
+//!
+//! ```
+//! use chaff::{Extractor, Learner, Registry, SiteChoice};
+//!
+//! // Learn a site's template from its pages, then extract a page with it.
+//! let page = |story: &str| format!(
+//!     "<html><body><nav><a href=/>Home</a> <a href=/world>World</a> <a href=/sport>Sport</a></nav>\
+//!      <main><h1>{story}</h1><p>{story} is told here in words of its own, unlike the others.</p></main>\
+//!      <footer>Copyright Example News, all rights reserved</footer></body></html>");
+//! let pages = ["Rain", "Sun", "Snow", "Wind"].map(|s| Ok(chaff::corpus::Page {
+//!     source: format!("{s}.html"),
+//!     url: Some(format!("https://news.example.org/{s}")),
+//!     bytes: page(s).into_bytes(),
+//!     charset: None,
+//!     folder: None,
+//!     media: chaff::corpus::Media::Html,
+//! }));
+//! let registry = Registry::builtin()?;
+//! let learner = Learner::new(&registry, &["suffix"])?;
+//! let learned = learner.learn(pages.into_iter(), &SiteChoice::Single, &|_| {})?;
+//! let mut store = chaff::ProfileStore::new();
+//! store.insert(learned.profiles.into_iter().next().unwrap());
+//! let ex = Extractor::builder().registry(registry).store(store).build()?;
+//! let out = ex.extract(page("Hail").as_bytes(), Some("https://news.example.org/hail"))?;
+//! assert_eq!(out.profile_site(), Some("example.org"));
+//! assert!(out.text().contains("told here"));
+//! assert!(!out.text().contains("Copyright"));
+//! # Ok::<(), chaff::Error>(())
+//! ```
 
-pub mod pipeline;
+mod error;
+mod extraction;
+mod extractor;
+pub mod fuse;
+mod learner;
+mod load;
 pub mod profile;
+mod registry;
+mod store;
 
 pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
+pub use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Role, Scope, Verdict};
 pub use chaff_extract::Format;
-pub use pipeline::{
-    CleanedPage, Cleaner, LearnOptions, Learned, LoadOptions, LoadedPage, MethodSet, SiteChoice,
-    learn, learn_sites, load_page,
-};
+pub use error::Error;
+pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};
+pub use extractor::{Extractor, ExtractorBuilder, extract};
+pub use learner::{Learned, Learner, SiteChoice};
+pub use load::{LoadOptions, LoadedPage, SiteFrom, load_page, page_site, site_without_parsing, text_document};
 pub use profile::Profile;
-
-/// Errors of the library, each one line a user can act on.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A profile could not be read or is invalid.
-    #[error("{path}: {message}")]
-    Profile {
-        /// The profile's path.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Reading inputs or writing outputs failed.
-    #[error(transparent)]
-    Corpus(#[from] chaff_corpus::CorpusError),
-    /// One page could not be parsed.
-    #[error("{page}: {message}")]
-    Page {
-        /// The page's provenance.
-        page: String,
-        /// Why.
-        message: String,
-    },
-    /// Learning failed.
-    #[error(transparent)]
-    Suffix(#[from] chaff_suffix::SuffixError),
-    /// Learning a template by alignment failed.
-    #[error(transparent)]
-    Align(#[from] chaff_align::AlignError),
-    /// Learning the main content's wrapper (FOREST) failed.
-    #[error(transparent)]
-    Forest(#[from] chaff_forest::ForestError),
-    /// The profile lacks a method that was asked for.
-    #[error("the profile has no {method} model (it has: {has})")]
-    MissingMethod {
-        /// The method asked for.
-        method: &'static str,
-        /// The methods the profile has.
-        has: String,
-    },
-    /// The inputs held no usable page.
-    #[error("no pages found in the inputs")]
-    NoPages,
-    /// `learn` was given pages of several sites without saying what to do.
-    #[error(
-        "the pages come from {count} sites: {sites}; name one with --site or learn one profile per site with --per-site"
-    )]
-    MixedSites {
-        /// How many sites.
-        count: usize,
-        /// The sites with their page counts.
-        sites: String,
-    },
-    /// `--site` named a site none of the pages belongs to.
-    #[error("no page belongs to the site {site}; the pages' sites are: {sites}")]
-    NoSuchSite {
-        /// The requested site.
-        site: String,
-        /// The sites found.
-        sites: String,
-    },
-}
+pub use registry::Registry;
+pub use store::{CompiledProfile, ProfileStore};

@@ -2,19 +2,19 @@
 //!
 //! ```json
 //! { "format": "chaff-profile", "version": 1, "site": "bbc.co.uk", "pages": 12,
-//!   "generator": "chaff 0.1.0", "methods": { "suffix": { ... } } }
+//!   "generator": "chaff 0.1.0", "methods": { "suffix": { ... }, "forest": { ... } } }
 //! ```
 //!
-//! Each method stores its model under its own key of `methods`, so one profile can carry the
-//! models of several methods. A reader refuses profiles of a newer format version (they may
-//! mean something this reader cannot honour) and names the file and the position of any
-//! syntax or schema error. Writes are atomic: a crash leaves the old profile or the new one.
+//! `methods` maps a method's registered name to its model, as that method serialises it; the
+//! profile itself knows no method. Which models a reader can use is decided when the profile
+//! is compiled against a [`crate::Registry`]. A reader refuses profiles of a newer format
+//! version (they may mean something this reader cannot honour) and names the file and the
+//! position of any syntax or schema error. Writes are atomic: a crash leaves the old profile
+//! or the new one.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use chaff_align::AlignModel;
-use chaff_forest::ForestModel;
-use chaff_suffix::SuffixModel;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -37,58 +37,26 @@ pub struct Profile {
     pub pages: u32,
     /// The program that wrote it.
     pub generator: String,
-    /// One model per method.
-    pub methods: Methods,
-}
-
-/// The models of the methods a profile carries.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Methods {
-    /// Suffix-array template mining (Foschini).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suffix: Option<SuffixModel>,
-    /// Multiple alignment of tag sequences (Geraci & Maggini).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub align: Option<AlignModel>,
-    /// The main content's generic XPath by significant tag paths (Oita & Senellart).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forest: Option<ForestModel>,
-    /// Subtrees repeated on θ of the pages (SiteLevel, Chakrabarti, Kumar & Punera).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subtree: Option<chaff_pagelevel::SubtreeModel>,
-}
-
-impl Methods {
-    /// Names of the methods present.
-    pub fn names(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        if self.suffix.is_some() {
-            out.push("suffix");
-        }
-        if self.align.is_some() {
-            out.push("align");
-        }
-        if self.forest.is_some() {
-            out.push("forest");
-        }
-        if self.subtree.is_some() {
-            out.push("subtree");
-        }
-        out
-    }
+    /// One model per method, by the method's registered name.
+    pub methods: BTreeMap<String, serde_json::Value>,
 }
 
 impl Profile {
-    /// A new profile for `site`.
-    pub fn new(site: impl Into<String>, pages: u32, methods: Methods) -> Profile {
+    /// A new profile for `site` with no model yet.
+    pub fn new(site: impl Into<String>, pages: u32) -> Profile {
         Profile {
             format: FORMAT.into(),
             version: VERSION,
             site: site.into(),
             pages,
             generator: format!("chaff {}", env!("CARGO_PKG_VERSION")),
-            methods,
+            methods: BTreeMap::new(),
         }
+    }
+
+    /// Names of the methods present, sorted.
+    pub fn method_names(&self) -> Vec<&str> {
+        self.methods.keys().map(String::as_str).collect()
     }
 
     /// Parses a profile from JSON text; `origin` names it in errors.
@@ -115,9 +83,9 @@ impl Profile {
             )));
         }
         let profile: Profile =
-            serde_json::from_str(text).map_err(|e| err(format!("invalid profile ({e})")))?;
-        if profile.methods.names().is_empty() {
-            return Err(err("the profile holds no model this chaff can use".into()));
+            serde_json::from_value(value).map_err(|e| err(format!("invalid profile ({e})")))?;
+        if profile.methods.is_empty() {
+            return Err(err("the profile holds no model".into()));
         }
         Ok(profile)
     }
@@ -133,6 +101,7 @@ impl Profile {
 
     /// The profile as pretty-printed JSON.
     pub fn to_json(&self) -> String {
+        // A map of JSON values with string keys always serialises.
         let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|_| String::from("{}"));
         s.push('\n');
         s
@@ -150,19 +119,12 @@ mod tests {
     use super::*;
 
     fn sample() -> Profile {
-        let docs = [
-            "Home News Sport story one is here",
-            "Home News Sport another tale there",
-        ];
-        let model = chaff_suffix::learn(&docs, &chaff_suffix::SuffixConfig::default()).unwrap();
-        Profile::new(
-            "example.org",
-            2,
-            Methods {
-                suffix: Some(model),
-                ..Methods::default()
-            },
-        )
+        let mut p = Profile::new("example.org", 2);
+        p.methods.insert(
+            "suffix".into(),
+            serde_json::json!({"expressions": ["Home News"]}),
+        );
+        p
     }
 
     #[test]
@@ -188,9 +150,9 @@ mod tests {
         future["version"] = 99.into();
         assert!(msg(&future.to_string()).contains("newer than this chaff"));
         let mut broken: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
-        broken["methods"]["suffix"]["expressions"] = "oops".into();
+        broken["methods"] = "oops".into();
         assert!(msg(&broken.to_string()).contains("invalid profile"));
-        let empty = Profile::new("s", 2, Methods::default()).to_json();
+        let empty = Profile::new("s", 2).to_json();
         assert!(msg(&empty).contains("no model"));
         assert!(
             msg("{\"format\":\"chaff-profile\",\"version\":1}")

@@ -1,0 +1,233 @@
+//! What extraction returns for a page: its content in every format, the labels, each
+//! method's evidence, a confidence, and whether the page has main content at all.
+
+use chaff_core::{Labels, Scope, Verdict};
+use chaff_dom::{Document, TextView};
+use chaff_extract::{Format, PageMeta};
+
+use crate::fuse::{Fused, Vote};
+use crate::load::LoadedPage;
+
+/// Why a page has no main content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoContent {
+    /// The page has no visible text.
+    Empty,
+    /// The page's only text is in scripts (an application shell rendered in the browser).
+    ScriptOnly,
+    /// Every visible word of the page was judged template.
+    AllTemplate,
+}
+
+impl NoContent {
+    /// A short name for outputs: `empty`, `script-only`, `all-template`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoContent::Empty => "empty",
+            NoContent::ScriptOnly => "script-only",
+            NoContent::AllTemplate => "all-template",
+        }
+    }
+}
+
+impl std::fmt::Display for NoContent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoContent::Empty => "the page has no visible text",
+            NoContent::ScriptOnly => "the page's only text is in scripts",
+            NoContent::AllTemplate => "every visible word was judged template",
+        })
+    }
+}
+
+/// One method's verdict on a page.
+#[derive(Clone, Debug)]
+pub struct MethodVerdict {
+    /// The method's registered name.
+    pub method: String,
+    /// Site- or page-level.
+    pub scope: Scope,
+    /// Its evidence, or why it has none.
+    pub verdict: Verdict,
+}
+
+impl MethodVerdict {
+    pub(crate) fn new(method: &str, scope: Scope, verdict: Verdict) -> MethodVerdict {
+        MethodVerdict {
+            method: method.to_string(),
+            scope,
+            verdict,
+        }
+    }
+
+    pub(crate) fn vote(&self) -> Vote<'_> {
+        Vote {
+            method: &self.method,
+            scope: self.scope,
+            verdict: &self.verdict,
+        }
+    }
+}
+
+/// A page after extraction.
+#[derive(Clone, Debug)]
+pub struct Extraction {
+    source: String,
+    url: Option<String>,
+    site: String,
+    profile: Option<String>,
+    doc: Document,
+    view: TextView,
+    labels: Labels,
+    evidence: Vec<MethodVerdict>,
+    confidence: f32,
+    no_content: Option<NoContent>,
+    text: String,
+}
+
+impl Extraction {
+    pub(crate) fn new(
+        page: LoadedPage,
+        fused: Fused,
+        evidence: Vec<MethodVerdict>,
+        profile: Option<String>,
+    ) -> Extraction {
+        let text = chaff_extract::text(&page.view, &fused.labels);
+        let no_content = NoContent::of(&page, text.trim().is_empty());
+        Extraction {
+            confidence: if no_content.is_some() {
+                0.0
+            } else {
+                fused.confidence
+            },
+            source: page.source,
+            url: page.url,
+            site: page.site.as_str().to_string(),
+            profile,
+            doc: page.doc,
+            view: page.view,
+            labels: fused.labels,
+            evidence,
+            no_content,
+            text,
+        }
+    }
+
+    /// Where the page came from.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Its URL, when known.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// Its site key.
+    pub fn site(&self) -> &str {
+        &self.site
+    }
+
+    /// The site whose profile was applied, if one was.
+    pub fn profile_site(&self) -> Option<&str> {
+        self.profile.as_deref()
+    }
+
+    /// The main content as plain text (empty when there is none).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The main content as Markdown.
+    pub fn markdown(&self) -> String {
+        chaff_extract::markdown(&self.doc, &self.view, &self.labels)
+    }
+
+    /// The main content as HTML.
+    pub fn html(&self) -> String {
+        chaff_extract::html(&self.doc, &self.view, &self.labels)
+    }
+
+    /// The main content in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text.clone(),
+            Format::Json => self.record(Format::Json).to_string(),
+            _ => chaff_extract::render(format, &self.doc, &self.view, &self.labels, &self.meta()),
+        }
+    }
+
+    /// The fused labels, one per node of [`Extraction::document`].
+    pub fn labels(&self) -> &Labels {
+        &self.labels
+    }
+
+    /// Each method's verdict, site-level ones first.
+    pub fn evidence(&self) -> &[MethodVerdict] {
+        &self.evidence
+    }
+
+    /// How sure the decision is, in `[0, 1]`; 0 when the page has no main content.
+    pub fn confidence(&self) -> f32 {
+        self.confidence
+    }
+
+    /// Why the page has no main content, when it has none.
+    pub fn no_content(&self) -> Option<NoContent> {
+        self.no_content
+    }
+
+    /// The parsed page.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The page's visible-text view.
+    pub fn view(&self) -> &TextView {
+        &self.view
+    }
+
+    fn meta(&self) -> PageMeta<'_> {
+        PageMeta {
+            source: &self.source,
+            url: self.url.as_deref(),
+            site: Some(&self.site),
+        }
+    }
+
+    /// The page's JSON Lines record: for [`Format::Json`] the full record with per-node
+    /// labels; otherwise provenance, the outcome and the content under `text`.
+    pub fn record(&self, format: Format) -> serde_json::Value {
+        let mut v = match format {
+            Format::Json => chaff_extract::json(&self.doc, &self.view, &self.labels, &self.meta()),
+            other => serde_json::json!({
+                "source": self.source,
+                "url": self.url,
+                "site": self.site,
+                "format": format_name(other),
+                "text": self.render(other),
+            }),
+        };
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("profile".into(), self.profile.clone().into());
+            obj.insert(
+                "confidence".into(),
+                serde_json::json!((self.confidence * 1000.0).round() / 1000.0),
+            );
+            if let Some(nc) = self.no_content {
+                obj.insert("no_content".into(), nc.as_str().into());
+            }
+        }
+        v
+    }
+}
+
+/// The name of a format in records (`text`, `markdown`, `html`, `json`).
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Text => "text",
+        Format::Markdown => "markdown",
+        Format::Html => "html",
+        Format::Json => "json",
+    }
+}

@@ -1,0 +1,319 @@
+//! The extractor: a page's bytes and URL in, its main content out.
+//!
+//! An [`Extractor`] is built once ([`Extractor::builder`]: the registry, the site profiles,
+//! the methods and the fuser; every check happens in `build`) and is then immutable state in
+//! an `Arc`: cheap to clone, `Send + Sync`, shared by threads. For each page it names the
+//! site, applies the site's compiled profile when the store has one, applies the page-level
+//! methods always, and lets the fuser turn all that evidence into labels.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use chaff_core::{DynMethod, Erased, PageInput, Scope, Verdict};
+use chaff_corpus::{Media, Page};
+use chaff_dom::ParseOptions;
+
+use crate::extraction::{Extraction, MethodVerdict, NoContent};
+use crate::fuse::{Fuser, UnionFuser, Vote};
+use crate::load::{LoadOptions, LoadedPage, SiteFrom, parse_parts};
+use crate::store::{CompiledProfile, ProfileStore};
+use crate::{Error, Profile, Registry};
+
+/// Configures and builds an [`Extractor`].
+#[derive(Default)]
+pub struct ExtractorBuilder {
+    registry: Option<Registry>,
+    store: ProfileStore,
+    every_page: Option<Profile>,
+    site_methods: Option<Vec<String>>,
+    page_methods: Option<Vec<String>>,
+    fuser: Option<Arc<dyn Fuser>>,
+    load: LoadOptions,
+}
+
+impl ExtractorBuilder {
+    /// The methods to use (default: [`Registry::builtin`]).
+    pub fn registry(mut self, registry: Registry) -> ExtractorBuilder {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Adds every profile of a folder (as `learn --per-site` writes them).
+    pub fn profiles(self, dir: impl AsRef<Path>) -> Result<ExtractorBuilder, Error> {
+        let store = ProfileStore::open(dir.as_ref())?;
+        Ok(self.store(store))
+    }
+
+    /// Adds the profiles of a store (replacing those of the same sites).
+    pub fn store(mut self, store: ProfileStore) -> ExtractorBuilder {
+        for p in store.into_profiles() {
+            self.store.insert(p);
+        }
+        self
+    }
+
+    /// Applies one profile to every page, whatever the page's site.
+    pub fn profile_for_every_page(mut self, profile: Profile) -> ExtractorBuilder {
+        self.every_page = Some(profile);
+        self
+    }
+
+    /// Which of a profile's site-level models to apply (default: all it has). A site whose
+    /// profile lacks one gets that method's abstention.
+    pub fn site_methods<S: Into<String>>(
+        mut self,
+        names: impl IntoIterator<Item = S>,
+    ) -> ExtractorBuilder {
+        self.site_methods = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Which page-level methods to apply to every page (default: `pagelevel`).
+    pub fn page_methods<S: Into<String>>(
+        mut self,
+        names: impl IntoIterator<Item = S>,
+    ) -> ExtractorBuilder {
+        self.page_methods = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The fuser (default: [`UnionFuser`]).
+    pub fn fuser(mut self, fuser: impl Fuser + 'static) -> ExtractorBuilder {
+        self.fuser = Some(Arc::new(fuser));
+        self
+    }
+
+    /// The parser's limits.
+    pub fn parse_options(mut self, parse: ParseOptions) -> ExtractorBuilder {
+        self.load.parse = parse;
+        self
+    }
+
+    /// How pages' sites are named (default: from their URLs).
+    pub fn site_from(mut self, from: SiteFrom) -> ExtractorBuilder {
+        self.load.site_from = from;
+        self
+    }
+
+    /// Resolves the methods and compiles every profile.
+    pub fn build(self) -> Result<Extractor, Error> {
+        let registry = match self.registry {
+            Some(r) => r,
+            None => Registry::builtin()?,
+        };
+        let mut warnings = Vec::new();
+        if let Some(names) = &self.site_methods {
+            for n in names {
+                if registry.resolve(n)?.scope() != Scope::Site {
+                    return Err(Error::NotSiteMethod { name: n.clone() });
+                }
+            }
+        }
+        let wanted = self.site_methods.as_deref();
+        let mut profiles = std::collections::HashMap::new();
+        for site in self.store.sites() {
+            if let Some(p) = self.store.get(site) {
+                let c = CompiledProfile::compile(p, &registry, wanted, &mut warnings)?;
+                profiles.insert(site.to_string(), Arc::new(c));
+            }
+        }
+        let every_page = match &self.every_page {
+            Some(p) => {
+                let c = CompiledProfile::compile(p, &registry, wanted, &mut warnings)?;
+                if let Some(m) = c.missing.first() {
+                    return Err(Error::MissingMethod {
+                        method: m.clone(),
+                        has: p.method_names().join(", "),
+                    });
+                }
+                Some(Arc::new(c))
+            }
+            None => None,
+        };
+        let page_names = self
+            .page_methods
+            .unwrap_or_else(|| vec!["pagelevel".to_string()]);
+        let mut page_methods = Vec::new();
+        for name in &page_names {
+            let m = registry.resolve(name)?;
+            if m.scope() != Scope::Page {
+                return Err(Error::NotPageMethod { name: name.clone() });
+            }
+            let compiled = m.compile(None).map_err(|e| Error::Method {
+                method: name.clone(),
+                site: None,
+                message: e.to_string(),
+            })?;
+            page_methods.push((Arc::clone(m), compiled));
+        }
+        let keep_source = profiles
+            .values()
+            .chain(every_page.as_ref())
+            .flat_map(|p| p.methods.iter())
+            .chain(page_methods.iter())
+            .any(|(m, _)| m.needs().source);
+        Ok(Extractor {
+            inner: Arc::new(Inner {
+                profiles,
+                every_page,
+                page_methods,
+                fuser: self.fuser.unwrap_or_else(|| Arc::new(UnionFuser)),
+                load: LoadOptions {
+                    keep_source,
+                    ..self.load
+                },
+                warnings,
+            }),
+        })
+    }
+}
+
+/// Turns pages into their main content. See the module docs.
+///
+/// ```
+/// let ex = chaff::Extractor::builder().build()?;
+/// let html = b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+///     <article><h1>A title</h1><p>What the page says, in a few plain sentences that a \
+///     reader came for. It goes on for a while, as articles do.</p></article></body></html>";
+/// let page = ex.extract(html, Some("https://example.org/a"))?;
+/// assert_eq!(page.site(), "example.org");
+/// assert!(page.text().contains("What the page says"));
+/// assert!((0.0..=1.0).contains(&page.confidence()));
+/// # Ok::<(), chaff::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Extractor {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    profiles: std::collections::HashMap<String, Arc<CompiledProfile>>,
+    every_page: Option<Arc<CompiledProfile>>,
+    page_methods: Vec<(Arc<dyn DynMethod>, Erased)>,
+    fuser: Arc<dyn Fuser>,
+    load: LoadOptions,
+    warnings: Vec<String>,
+}
+
+impl Extractor {
+    /// A builder with the defaults: built-in methods, no profile, the page-level classifier.
+    pub fn builder() -> ExtractorBuilder {
+        ExtractorBuilder::default()
+    }
+
+    /// What `build` noticed and did not refuse (a profile model of a method this build does
+    /// not know, ignored).
+    pub fn warnings(&self) -> &[String] {
+        &self.inner.warnings
+    }
+
+    /// The sites with a profile.
+    pub fn sites(&self) -> Vec<&str> {
+        let mut s: Vec<&str> = self.inner.profiles.keys().map(String::as_str).collect();
+        s.sort_unstable();
+        s
+    }
+
+    /// How this extractor parses pages.
+    pub fn load_options(&self) -> &LoadOptions {
+        &self.inner.load
+    }
+
+    /// Extracts an HTML page given as bytes (in any encoding) and, when known, its URL.
+    pub fn extract(&self, html: &[u8], url: Option<&str>) -> Result<Extraction, Error> {
+        let page = Page {
+            source: url.unwrap_or("<page>").to_string(),
+            url: url.map(str::to_string),
+            bytes: Vec::new(),
+            charset: None,
+            folder: None,
+            media: Media::Html,
+        };
+        let (doc, view, text, site) = parse_parts(&page, html, &self.inner.load)?;
+        Ok(self.extract_loaded(LoadedPage {
+            source: page.source,
+            url: page.url,
+            site,
+            media: page.media,
+            doc,
+            view,
+            text,
+        }))
+    }
+
+    /// Extracts a page read by `chaff-corpus` (its charset, folder and media kept).
+    pub fn extract_page(&self, page: Page) -> Result<Extraction, Error> {
+        let loaded = crate::load::load_page(page, &self.inner.load)?;
+        Ok(self.extract_loaded(loaded))
+    }
+
+    /// Extracts a page already parsed (with this extractor's [`Extractor::load_options`]).
+    pub fn extract_loaded(&self, page: LoadedPage) -> Extraction {
+        let inner = &*self.inner;
+        let profile = inner
+            .every_page
+            .as_ref()
+            .or_else(|| inner.profiles.get(page.site.as_str()));
+        let input = page.input();
+        let mut verdicts: Vec<MethodVerdict> = Vec::new();
+        if let Some(p) = profile {
+            for (m, compiled) in &p.methods {
+                verdicts.push(MethodVerdict::new(m.name(), Scope::Site, m.evidence(compiled, &input)));
+            }
+            for name in &p.missing {
+                let why = format!("the profile of {} has no {name} model", p.site);
+                verdicts.push(MethodVerdict::new(name, Scope::Site, Verdict::Abstain(why)));
+            }
+        }
+        for (m, compiled) in &inner.page_methods {
+            verdicts.push(MethodVerdict::new(m.name(), Scope::Page, m.evidence(compiled, &input)));
+        }
+        let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
+        let fused = inner.fuser.fuse(&input, &votes);
+        let profile_site = profile.map(|p| p.site.clone());
+        Extraction::new(page, fused, verdicts, profile_site)
+    }
+}
+
+/// Extracts the main content of one HTML page with the built-in methods and no profile.
+///
+/// ```
+/// let html = "<html><body><article><p>Some words worth keeping, in a sentence or two of \
+///     running prose.</p></article></body></html>";
+/// let page = chaff::extract(html.as_bytes(), None)?;
+/// assert!(page.text().contains("worth keeping"));
+/// # Ok::<(), chaff::Error>(())
+/// ```
+pub fn extract(html: &[u8], url: Option<&str>) -> Result<Extraction, Error> {
+    static DEFAULT: OnceLock<Result<Extractor, String>> = OnceLock::new();
+    let ex = DEFAULT.get_or_init(|| Extractor::builder().build().map_err(|e| e.to_string()));
+    match ex {
+        Ok(ex) => ex.extract(html, url),
+        Err(message) => Err(Error::Method {
+            method: "pagelevel".into(),
+            site: None,
+            message: message.clone(),
+        }),
+    }
+}
+
+impl NoContent {
+    /// Why a page with these labels has no main content, if it has none.
+    pub(crate) fn of(page: &LoadedPage, text_is_empty: bool) -> Option<NoContent> {
+        if !text_is_empty {
+            return None;
+        }
+        if page.view.text().trim().is_empty() {
+            let scripted = page.doc.ids().any(|id| {
+                page.doc.is_tag(id, "script") && !page.doc.subtree_text(id).trim().is_empty()
+            });
+            Some(if scripted {
+                NoContent::ScriptOnly
+            } else {
+                NoContent::Empty
+            })
+        } else {
+            Some(NoContent::AllTemplate)
+        }
+    }
+}

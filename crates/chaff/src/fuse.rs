@@ -1,0 +1,206 @@
+//! Fusion: every method's evidence about a page in, one set of labels and a confidence out.
+//!
+//! The [`Fuser`] trait is the seam a learned model plugs into. [`UnionFuser`], the default,
+//! keeps chaff's earlier behaviour: with site evidence, a node goes when any site method
+//! removes it (FOREST's wrapper picks the content subtree and the others still remove inside
+//! it); without, the page-level classifier (a method whose scores are probabilities)
+//! decides. Page-level region detectors (membership scores, such as the menu detector) remove
+//! their region in both cases. A method that abstains, or a node a method does not cover,
+//! counts as no opinion, never as "content".
+
+use chaff_core::{Evidence, Labels, Meaning, PageInput, Role, Scope, Verdict};
+use chaff_dom::NodeId;
+
+/// One method's answer about a page, as a fuser sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Vote<'a> {
+    /// The method's name.
+    pub method: &'a str,
+    /// Site- or page-level.
+    pub scope: Scope,
+    /// Its evidence, or why it has none.
+    pub verdict: &'a Verdict,
+}
+
+/// What a fuser decides.
+#[derive(Clone, Debug)]
+pub struct Fused {
+    /// The labels the outputs are rendered from.
+    pub labels: Labels,
+    /// How sure the decision is, in `[0, 1]`.
+    pub confidence: f32,
+}
+
+/// Turns the evidence of every method into labels.
+pub trait Fuser: Send + Sync {
+    /// Fuses the votes about one page.
+    fn fuse(&self, page: &PageInput<'_>, votes: &[Vote<'_>]) -> Fused;
+}
+
+/// The default fuser: union of the site methods' removals, else the page-level classifier;
+/// page-level region detectors always. See the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnionFuser;
+
+impl Fuser for UnionFuser {
+    fn fuse(&self, page: &PageInput<'_>, votes: &[Vote<'_>]) -> Fused {
+        let evidence = |scope: Scope, region: bool| {
+            votes
+                .iter()
+                .filter(move |v| v.scope == scope)
+                .filter_map(|v| v.verdict.evidence())
+                .filter(move |e| (e.meaning() == Meaning::Membership) == region)
+        };
+        let n = page.doc.len();
+        let mut labels = Labels::all_content(n);
+        let site: Vec<&Evidence> = votes
+            .iter()
+            .filter(|v| v.scope == Scope::Site)
+            .filter_map(|v| v.verdict.evidence())
+            .collect();
+        if site.is_empty() {
+            for e in evidence(Scope::Page, false) {
+                union_covered(&mut labels, e);
+            }
+        } else {
+            for e in site {
+                union_covered(&mut labels, e);
+            }
+        }
+        for e in evidence(Scope::Page, true) {
+            union_covered(&mut labels, e);
+        }
+        let confidence = decision_margin(page, &labels);
+        Fused { labels, confidence }
+    }
+}
+
+/// Folds the nodes `e` covers into `labels`: removed when `e` removes them, the larger score,
+/// partial cuts added to nodes that stay.
+fn union_covered(labels: &mut Labels, e: &Evidence) {
+    let theirs = e.labels();
+    if e.covered_count() == theirs.len() {
+        labels.union(theirs);
+        return;
+    }
+    let mut masked = Labels::all_content(theirs.len());
+    for i in 0..theirs.len() {
+        let id = NodeId(i as u32);
+        if let (Some(score), Some(role)) = (e.score(id), e.role(id)) {
+            masked.set(id, score, role);
+        }
+    }
+    for (id, ranges) in theirs.partials() {
+        if e.covers(*id) {
+            masked.set_partial(*id, ranges.clone());
+        }
+    }
+    labels.union(&masked);
+}
+
+/// How far the fused scores of the page's text lie from the undecided middle: the mean of
+/// `|2s − 1|` over text nodes, weighted by their words, where `s` is the node's score moved
+/// to the side its role says (a removed node counts at least 0.5 template). 0 for a page
+/// without text.
+fn decision_margin(page: &PageInput<'_>, labels: &Labels) -> f32 {
+    let (mut sum, mut words) = (0.0f64, 0.0f64);
+    for seg in page.view.segments() {
+        let w = page.view.text()[seg.range()].split_whitespace().count() as f64;
+        if w == 0.0 {
+            continue;
+        }
+        let s = labels.score(seg.node).clamp(0.0, 1.0) as f64;
+        let s = match labels.role(seg.node) {
+            Role::Content => s.min(0.5),
+            Role::Template | Role::Menu => s.max(0.5),
+        };
+        sum += w * (2.0 * s - 1.0).abs();
+        words += w;
+    }
+    if words == 0.0 {
+        0.0
+    } else {
+        (sum / words) as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(html: &str) -> (chaff_dom::Document, chaff_dom::TextView) {
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = chaff_dom::TextView::new(&doc);
+        (doc, view)
+    }
+
+    fn input<'a>(doc: &'a chaff_dom::Document, view: &'a chaff_dom::TextView) -> PageInput<'a> {
+        PageInput {
+            doc,
+            view,
+            source: None,
+            url: None,
+        }
+    }
+
+    fn removing(doc: &chaff_dom::Document, tag: &str, meaning: Meaning) -> Verdict {
+        let mut l = Labels::all_content(doc.len());
+        let node = doc.find_tag(tag).unwrap();
+        l.set_subtree(doc, node, 0.9, Role::Template);
+        Verdict::Evidence(Evidence::new(l, meaning))
+    }
+
+    #[test]
+    fn site_evidence_overrides_the_classifier_and_abstention_is_no_opinion() {
+        let (doc, view) = page("<nav>Home News</nav><main>Story text</main><footer>c</footer>");
+        let site = removing(&doc, "nav", Meaning::Share);
+        let classifier = removing(&doc, "main", Meaning::Probability);
+        let abstain = Verdict::Abstain("no match".into());
+        let votes = [
+            Vote { method: "suffix", scope: Scope::Site, verdict: &site },
+            Vote { method: "forest", scope: Scope::Site, verdict: &abstain },
+            Vote { method: "pagelevel", scope: Scope::Page, verdict: &classifier },
+        ];
+        let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
+        assert!(fused.labels.is_removed(doc.find_tag("nav").unwrap()));
+        assert!(!fused.labels.is_removed(doc.find_tag("main").unwrap()));
+        // Without site evidence the classifier decides.
+        let fused = UnionFuser.fuse(&input(&doc, &view), &votes[1..]);
+        assert!(fused.labels.is_removed(doc.find_tag("main").unwrap()));
+        assert!(!fused.labels.is_removed(doc.find_tag("nav").unwrap()));
+    }
+
+    #[test]
+    fn uncovered_nodes_are_left_alone_and_regions_always_apply() {
+        let (doc, view) = page("<nav>Home News</nav><main>Story text</main>");
+        let mut l = Labels::all_content(doc.len());
+        for id in doc.ids() {
+            l.set(id, 1.0, Role::Template);
+        }
+        let covered: Vec<bool> = doc.ids().map(|id| doc.is_tag(id, "nav")).collect();
+        let partial = Verdict::Evidence(Evidence::partial(l, covered, Meaning::Share));
+        let menu = removing(&doc, "main", Meaning::Membership);
+        let votes = [
+            Vote { method: "x", scope: Scope::Site, verdict: &partial },
+            Vote { method: "menu", scope: Scope::Page, verdict: &menu },
+        ];
+        let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
+        let nav = doc.find_tag("nav").unwrap();
+        assert!(fused.labels.is_removed(nav));
+        // The nav's text node is not covered (only the element is), so it is not removed by
+        // that evidence; the menu region removes main.
+        assert!(!fused.labels.is_removed(doc.find_tag("body").unwrap()));
+        assert!(fused.labels.is_removed(doc.find_tag("main").unwrap()));
+    }
+
+    #[test]
+    fn confidence_is_the_word_weighted_margin() {
+        let (doc, view) = page("<p>one two three</p><p>four</p>");
+        let mut l = Labels::all_content(doc.len());
+        let texts: Vec<NodeId> = doc.ids().filter(|&i| doc.is_text(i)).collect();
+        l.set(texts[0], 0.0, Role::Content); // margin 1, 3 words
+        l.set(texts[1], 0.5, Role::Content); // margin 0, 1 word
+        let c = decision_margin(&input(&doc, &view), &l);
+        assert!((c - 0.75).abs() < 1e-6, "{c}");
+    }
+}

@@ -1,0 +1,85 @@
+//! The registry: every method chaff knows, by name.
+//!
+//! Learning, extraction and the profile find methods here and nowhere else, so a new method
+//! costs its crate and one [`Registry::register`] call. A method's options are part of the
+//! registered value: registering a configured method under a name already present replaces
+//! the default one.
+
+use std::sync::Arc;
+
+use chaff_core::{DynMethod, Scope};
+
+use crate::Error;
+
+/// Methods by name, in registration order.
+#[derive(Clone)]
+pub struct Registry {
+    methods: Vec<Arc<dyn DynMethod>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl Registry {
+    /// A registry with no method.
+    pub fn empty() -> Registry {
+        Registry {
+            methods: Vec::new(),
+        }
+    }
+
+    /// The built-in methods with their papers' defaults: `suffix`, `align`, `forest` and
+    /// `subtree` (site-level), `pagelevel` and `menu` (page-level).
+    pub fn builtin() -> Result<Registry, Error> {
+        let pagelevel =
+            chaff_pagelevel::PageLevelMethod::builtin().map_err(|e| Error::Method {
+                method: "pagelevel".into(),
+                site: None,
+                message: e.to_string(),
+            })?;
+        let mut r = Registry::empty();
+        r.register(chaff_suffix::SuffixMethod::default())
+            .register(chaff_align::AlignMethod::default())
+            .register(chaff_forest::ForestMethod::default())
+            .register(chaff_pagelevel::SubtreeMethod::default())
+            .register(pagelevel)
+            .register(chaff_menu::MenuMethod::default());
+        Ok(r)
+    }
+
+    /// Adds a method, or replaces the one registered under its name (keeping its place).
+    pub fn register(&mut self, method: impl DynMethod + 'static) -> &mut Registry {
+        let method: Arc<dyn DynMethod> = Arc::new(method);
+        match self.methods.iter().position(|m| m.name() == method.name()) {
+            Some(i) => self.methods[i] = method,
+            None => self.methods.push(method),
+        }
+        self
+    }
+
+    /// The method registered under `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn DynMethod>> {
+        self.methods.iter().find(|m| m.name() == name)
+    }
+
+    /// The method registered under `name`, or an error naming the known ones.
+    pub fn resolve(&self, name: &str) -> Result<&Arc<dyn DynMethod>, Error> {
+        self.get(name).ok_or_else(|| Error::UnknownMethod {
+            name: name.to_string(),
+            known: self.names().join(", "),
+        })
+    }
+
+    /// The names, in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.methods.iter().map(|m| m.name()).collect()
+    }
+
+    /// The methods of one scope, in registration order.
+    pub fn of_scope(&self, scope: Scope) -> impl Iterator<Item = &Arc<dyn DynMethod>> {
+        self.methods.iter().filter(move |m| m.scope() == scope)
+    }
+}

@@ -1,0 +1,116 @@
+//! A method defined here, registered once, goes through learning, the profile on disk, the
+//! profile store and extraction with no other change anywhere.
+
+use chaff::corpus::{Media, Page};
+use chaff::{
+    Evidence, Extractor, Labels, Learner, Meaning, Method, MethodError, ProfileStore, Registry,
+    Scope, SiteChoice, Verdict,
+};
+use chaff_core::PageInput;
+use serde::{Deserialize, Serialize};
+
+/// Keeps every node, and remembers how many words the site's pages had.
+struct KeepAll;
+
+#[derive(Serialize, Deserialize)]
+struct KeepAllModel {
+    words: usize,
+}
+
+impl Method for KeepAll {
+    type PageData = usize;
+    type Model = KeepAllModel;
+    type Compiled = usize;
+
+    fn name(&self) -> &'static str {
+        "keep-all"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn page_data(&self, page: &PageInput<'_>) -> usize {
+        page.view.text().split_whitespace().count()
+    }
+
+    fn learn(&self, pages: Vec<usize>) -> Result<KeepAllModel, MethodError> {
+        Ok(KeepAllModel {
+            words: pages.iter().sum(),
+        })
+    }
+
+    fn compile(&self, model: Option<KeepAllModel>) -> Result<usize, MethodError> {
+        model
+            .map(|m| m.words)
+            .ok_or_else(|| MethodError::new("keep-all needs a model"))
+    }
+
+    fn evidence(&self, _words: &usize, page: &PageInput<'_>) -> Verdict {
+        Verdict::Evidence(Evidence::new(
+            Labels::all_content(page.doc.len()),
+            Meaning::Probability,
+        ))
+    }
+}
+
+fn page(i: usize) -> String {
+    format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/a>Archive</a> <a href=/b>About us</a></nav>\
+         <main><p>Story {i} says something of its own.</p></main>\
+         <footer>Copyright Example, all rights reserved</footer></body></html>"
+    )
+}
+
+#[test]
+fn a_method_registered_once_is_learned_stored_loaded_and_applied() {
+    let mut registry = Registry::builtin().unwrap();
+    registry.register(KeepAll);
+    let pages = (0..4).map(|i| {
+        Ok(Page {
+            source: format!("p{i}.html"),
+            url: Some(format!("https://example.org/{i}")),
+            bytes: page(i).into_bytes(),
+            charset: None,
+            folder: None,
+            media: Media::Html,
+        })
+    });
+    let learner = Learner::new(&registry, &["keep-all"]).unwrap();
+    let learned = learner.learn(pages, &SiteChoice::Single, &|_| {}).unwrap();
+    let profile = &learned.profiles[0];
+    assert_eq!(profile.method_names(), ["keep-all"]);
+    assert!(profile.methods["keep-all"]["words"].as_u64().unwrap() > 40);
+
+    let dir = tempfile::tempdir().unwrap();
+    profile.save(&dir.path().join("example.org.json")).unwrap();
+    let store = ProfileStore::open(dir.path()).unwrap();
+    let ex = Extractor::builder()
+        .registry(registry)
+        .store(store)
+        .build()
+        .unwrap();
+    let out = ex.extract(page(9).as_bytes(), Some("https://example.org/9")).unwrap();
+    assert_eq!(out.profile_site(), Some("example.org"));
+    let mine = out.evidence().iter().find(|v| v.method == "keep-all").unwrap();
+    assert!(mine.verdict.evidence().is_some());
+    // The only site evidence keeps everything, so nothing is removed.
+    assert!(out.text().contains("Copyright Example"));
+
+    // A page of another site gets the page-level methods only.
+    let other = ex.extract(page(9).as_bytes(), Some("https://other.org/9")).unwrap();
+    assert_eq!(other.profile_site(), None);
+    assert!(other.evidence().iter().all(|v| v.method != "keep-all"));
+}
+
+#[test]
+fn a_profile_of_an_unknown_method_is_reported_not_silently_dropped() {
+    let mut profile = chaff::Profile::new("example.org", 3);
+    profile
+        .methods
+        .insert("from-the-future".into(), serde_json::json!({}));
+    let mut store = ProfileStore::new();
+    store.insert(profile);
+    let ex = Extractor::builder().store(store).build().unwrap();
+    assert!(ex.warnings()[0].contains("from-the-future"), "{:?}", ex.warnings());
+}
