@@ -17,6 +17,6 @@ pub mod nw;
 pub mod tokens;
 
 pub use model::{
-    AlignConfig, AlignError, AlignModel, CompiledAlign, Learned, TemplateToken, learn,
+    AlignConfig, AlignError, AlignMethod, AlignModel, CompiledAlign, Learned, TemplateToken, learn,
 };
 pub use tokens::{PageTokens, TokenKind, TokenOptions, tokenize};

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use chaff_core::{Labeler, Labels, PageInput, Role};
+use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::Document;
 use serde::{Deserialize, Serialize};
 
@@ -343,9 +343,44 @@ impl CompiledAlign {
     }
 }
 
-impl Labeler for CompiledAlign {
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        self.label_doc(page.doc)
+/// The alignment method behind chaff's method seam: learns the template from a site's
+/// sampled pages and labels a page by its alignment to it (scores: the mean confidence of the
+/// template tokens a node's subtree matched, [`Meaning::Share`]).
+#[derive(Clone, Debug, Default)]
+pub struct AlignMethod {
+    /// How the template is learned and applied.
+    pub config: AlignConfig,
+}
+
+impl Method for AlignMethod {
+    type PageData = PageTokens;
+    type Model = AlignModel;
+    type Compiled = CompiledAlign;
+
+    fn name(&self) -> &'static str {
+        "align"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn page_data(&self, page: &PageInput<'_>) -> PageTokens {
+        tokenize(page.doc, &self.config.tokens)
+    }
+
+    fn learn(&self, pages: Vec<PageTokens>) -> Result<AlignModel, MethodError> {
+        Ok(learn(&pages, &self.config).map_err(MethodError::new)?.model)
+    }
+
+    fn compile(&self, model: Option<AlignModel>) -> Result<CompiledAlign, MethodError> {
+        model
+            .map(CompiledAlign::new)
+            .ok_or_else(|| MethodError::new("the alignment method needs a learned template"))
+    }
+
+    fn evidence(&self, compiled: &CompiledAlign, page: &PageInput<'_>) -> Verdict {
+        Verdict::Evidence(Evidence::new(compiled.label_doc(page.doc), Meaning::Share))
     }
 }
 

@@ -98,7 +98,9 @@ pub(crate) const NO_SPAN: u32 = u32::MAX;
 /// A parsed HTML document.
 ///
 /// Built by [`crate::parse()`]; immutable afterwards. All accessors take a [`NodeId`] and are O(1)
-/// except where noted.
+/// except where noted. Cloning copies every node (methods that keep pages while they learn
+/// do).
+#[derive(Clone)]
 pub struct Document {
     pub(crate) nodes: Vec<Node>,
     pub(crate) attrs: Vec<Attr>,

@@ -53,7 +53,7 @@ fn main() {
                 .map(|(doc, view)| PageInput {
                     doc,
                     view,
-                    source: "",
+                    source: None,
                     url: None,
                 })
                 .collect();

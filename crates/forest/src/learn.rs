@@ -763,7 +763,7 @@ mod tests {
             .map(|(doc, view)| PageInput {
                 doc,
                 view,
-                source: "",
+                source: None,
                 url: None,
             })
             .collect()
@@ -867,7 +867,7 @@ mod tests {
         let page = PageInput {
             doc: &empty,
             view: &view,
-            source: "",
+            source: None,
             url: None,
         };
         assert!(matches!(

@@ -26,7 +26,10 @@ mod page;
 pub mod signifiers;
 pub mod terms;
 
-use chaff_core::{PageInput, SiteMethod};
+use std::sync::Arc;
+
+use chaff_core::{Evidence, Meaning, Method, MethodError, PageInput, Scope, Verdict};
+use chaff_dom::{Document, TextView};
 
 pub use learn::{
     AttributeForm, DEFAULT_KEYWORDS, DEFAULT_MIN_TEMPLATE_SHARE, ElementType, ForestConfig,
@@ -52,20 +55,76 @@ pub enum ForestError {
     XPath(#[from] chaff_dom::XPathError),
 }
 
-/// FOREST as a [`SiteMethod`]: a configuration and optional feeds.
+/// FOREST behind chaff's method seam: learns the wrapper from a site's pages and keeps, on a
+/// page, the subtrees it selects ([`Meaning::Membership`]). A wrapper that selects nothing on
+/// a page abstains: the page is not declared all template.
 #[derive(Clone, Debug, Default)]
-pub struct Forest {
+pub struct ForestMethod {
     /// The learner's parameters.
     pub config: ForestConfig,
     /// Web-feed items giving signifiers to the pages they link to.
-    pub feeds: Option<FeedItems>,
+    pub feeds: Option<Arc<FeedItems>>,
 }
 
-impl SiteMethod for Forest {
-    type Model = ForestModel;
-    type Error = ForestError;
+/// What FOREST keeps of a page while learning: the page itself (signifiers need every
+/// page's terms before any page's paths can be weighed).
+#[derive(Clone, Debug)]
+pub struct ForestPage {
+    doc: Document,
+    view: TextView,
+    url: Option<String>,
+}
 
-    fn learn(&self, pages: &[PageInput<'_>]) -> Result<ForestModel, ForestError> {
-        Ok(learn::learn(pages, &self.config, self.feeds.as_ref())?.model)
+impl Method for ForestMethod {
+    type PageData = ForestPage;
+    type Model = ForestModel;
+    type Compiled = CompiledForest;
+
+    fn name(&self) -> &'static str {
+        "forest"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn page_data(&self, page: &PageInput<'_>) -> ForestPage {
+        ForestPage {
+            doc: Document::clone(page.doc),
+            view: TextView::clone(page.view),
+            url: page.url.map(str::to_string),
+        }
+    }
+
+    fn learn(&self, pages: Vec<ForestPage>) -> Result<ForestModel, MethodError> {
+        let inputs: Vec<PageInput<'_>> = pages
+            .iter()
+            .map(|p| PageInput {
+                doc: &p.doc,
+                view: &p.view,
+                source: None,
+                url: p.url.as_deref(),
+            })
+            .collect();
+        let learned = learn::learn(&inputs, &self.config, self.feeds.as_deref());
+        Ok(learned.map_err(MethodError::new)?.model)
+    }
+
+    fn compile(&self, model: Option<ForestModel>) -> Result<CompiledForest, MethodError> {
+        let model = model.ok_or_else(|| MethodError::new("FOREST needs a learned wrapper"))?;
+        model
+            .compile()
+            .map_err(|e| MethodError::new(format!("wrapper {}: {e}", model.xpath)))
+    }
+
+    fn evidence(&self, compiled: &CompiledForest, page: &PageInput<'_>) -> Verdict {
+        let selected = compiled.select(page.doc);
+        if selected.is_empty() {
+            return Verdict::Abstain("the wrapper matches nothing on this page".into());
+        }
+        Verdict::Evidence(Evidence::new(
+            labels_for_selection(page.doc, &selected),
+            Meaning::Membership,
+        ))
     }
 }

@@ -32,7 +32,7 @@
 //! nothing there. (Leaving such pages whole instead scored 0.891 against 0.9xx 4-gram F1 on
 //! CleanPortalEval, whose index pages without an article have empty gold texts.)
 
-use chaff_core::{Labeler, Labels, PageInput, Role};
+use chaff_core::{Labels, Role};
 use chaff_dom::{Document, NodeId, XPath};
 use serde::{Deserialize, Serialize};
 
@@ -152,23 +152,6 @@ impl CompiledForest {
     }
 }
 
-impl Labeler for CompiledForest {
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        labels_for_selection(page.doc, &self.select(page.doc))
-    }
-}
-
-impl Labeler for ForestModel {
-    /// Compiles the model for this one page; use [`ForestModel::compile`] for many. A model
-    /// whose expressions do not parse leaves the page whole.
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        match self.compile() {
-            Ok(c) => c.label(page),
-            Err(_) => Labels::all_content(page.doc.len()),
-        }
-    }
-}
-
 /// Labels keeping the subtrees of `selected` (and their ancestors) and removing the rest;
 /// all template when nothing is selected.
 pub fn labels_for_selection(doc: &Document, selected: &[NodeId]) -> Labels {
@@ -240,6 +223,8 @@ mod tests {
 
     #[test]
     fn everything_outside_the_selection_is_template() {
+        use crate::ForestMethod;
+        use chaff_core::{Method, PageInput, Verdict};
         let doc = chaff_dom::parse(
             b"<body><nav>menu</nav><div class=a>x<div class=story><p>text</p></div></div></body>",
         )
@@ -248,18 +233,23 @@ mod tests {
         let input = PageInput {
             doc: &doc,
             view: &view,
-            source: "",
+            source: None,
             url: None,
         };
-        let labels = model("//div[@class='story']", None).label(&input);
-        assert_eq!(chaff_extract_text(&view, &labels), "text");
-        // No match: the relaxed expression; then nothing is content.
-        let labels = model("/*/*/div[@class='story']", Some("//div[@class='story']")).label(&input);
-        assert_eq!(chaff_extract_text(&view, &labels), "text");
-        let labels = model("//article", None).label(&input);
-        assert!(labels.roles().iter().all(|r| *r == Role::Template));
-        let labels = model("//p[", None).label(&input);
-        assert!(labels.roles().iter().all(|r| *r == Role::Content));
+        let method = ForestMethod::default();
+        let apply = |m: ForestModel| method.evidence(&method.compile(Some(m)).unwrap(), &input);
+        let labels = |v: Verdict| v.evidence().unwrap().labels().clone();
+        let l = labels(apply(model("//div[@class='story']", None)));
+        assert_eq!(chaff_extract_text(&view, &l), "text");
+        // No match: the relaxed expression.
+        let relaxed = model("/*/*/div[@class='story']", Some("//div[@class='story']"));
+        assert_eq!(chaff_extract_text(&view, &labels(apply(relaxed))), "text");
+        // Nothing selected: no opinion, not "all template".
+        let none = apply(model("//article", None));
+        assert!(none.abstained().unwrap().contains("matches nothing"));
+        // A wrapper that does not parse is an error, not "keep everything".
+        let err = method.compile(Some(model("//p[", None))).unwrap_err();
+        assert!(err.to_string().contains("//p["), "{err}");
     }
 
     #[test]

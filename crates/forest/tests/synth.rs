@@ -36,7 +36,7 @@ fn misses(config: &ForestConfig, seeds: u64) -> (Vec<String>, [usize; 3]) {
                 .map(|(doc, view)| PageInput {
                     doc,
                     view,
-                    source: "",
+                    source: None,
                     url: None,
                 })
                 .collect();
