@@ -21,6 +21,9 @@
 //! Everything is computed in two linear passes over the node ids (top-down flags, bottom-up
 //! sums), never recursively.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
 /// Visible characters an image or other media element counts for in a node's area.
@@ -293,34 +296,33 @@ struct Sums {
     caps: u32,
 }
 
-/// The stop words of the page's language (English when it cannot be told).
-fn stop_list(view: &TextView) -> &'static std::collections::HashSet<&'static str> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    type Lists = Mutex<HashMap<&'static str, &'static std::collections::HashSet<&'static str>>>;
-    static LISTS: OnceLock<Lists> = OnceLock::new();
+/// The stop words of the page's language (English when it cannot be told). The lists of
+/// every language whatlang can name are built once, on first use, and read without a lock.
+fn stop_list(view: &TextView) -> &'static HashSet<&'static str> {
+    static LISTS: LazyLock<HashMap<&'static str, HashSet<&'static str>>> = LazyLock::new(|| {
+        let english = stop_words::lookup("en").unwrap_or(&[]);
+        whatlang::Lang::all()
+            .iter()
+            .filter_map(|&l| iso639_1(l))
+            .chain(std::iter::once("en"))
+            .map(|code| {
+                let words = stop_words::lookup(code).unwrap_or(english);
+                (code, words.iter().copied().collect())
+            })
+            .collect()
+    });
+    static EMPTY: LazyLock<HashSet<&'static str>> = LazyLock::new(HashSet::new);
     // Language from the first 2 KB of visible text, cut at a character boundary.
     let text = view.text();
     let mut cut = text.len().min(2048);
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    let sample = &text[..cut];
-    let code = whatlang::detect(sample)
+    let code = whatlang::detect(&text[..cut])
         .filter(|i| i.is_reliable())
         .and_then(|i| iso639_1(i.lang()))
         .unwrap_or("en");
-    let lists = LISTS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut guard = match lists.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    };
-    guard.entry(code).or_insert_with(|| {
-        let words = stop_words::lookup(code)
-            .or_else(|| stop_words::lookup("en"))
-            .unwrap_or(&[]);
-        Box::leak(Box::new(words.iter().copied().collect()))
-    })
+    LISTS.get(code).or_else(|| LISTS.get("en")).unwrap_or(&EMPTY)
 }
 
 fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {

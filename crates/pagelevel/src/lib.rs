@@ -66,9 +66,9 @@ pub mod smoothing;
 pub mod train;
 
 pub use model::{
-    ApplyOptions, PageLevel, PageModel, PageScores, Segment, SmoothWeights, score_page,
+    ApplyOptions, PageLevelMethod, PageModel, PageScores, Segment, SmoothWeights, score_page,
 };
-pub use sitelevel::{SiteLevelConfig, SubtreeModel};
+pub use sitelevel::{SiteLevelConfig, SubtreeMethod, SubtreeModel};
 
 /// Why a model cannot be used.
 #[derive(Debug, thiserror::Error)]

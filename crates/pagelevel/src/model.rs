@@ -1,9 +1,9 @@
 //! The page-level classifier (four logistic regressions by node size) and its application:
 //! classifier scores per node, isotonic smoothing on the DOM tree, labels and segments.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use chaff_core::{Labeler, Labels, PageInput, Role};
+use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::{Document, NodeId, TextView};
 use serde::{Deserialize, Serialize};
 
@@ -387,18 +387,54 @@ pub fn score_page(
     }
 }
 
-/// The page-level method as a [`Labeler`]: needs no profile.
+/// The page-level classifier behind chaff's method seam: needs no profile; its evidence is
+/// the (smoothed) probability that each node is template ([`Meaning::Probability`]).
 #[derive(Clone, Debug)]
-pub struct PageLevel<'m> {
+pub struct PageLevelMethod {
     /// The model.
-    pub model: &'m PageModel,
+    pub model: Arc<PageModel>,
     /// How to apply it.
-    pub opts: ApplyOptions,
+    pub options: ApplyOptions,
 }
 
-impl Labeler for PageLevel<'_> {
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        score_page(self.model, page.doc, page.view, page.url, None, self.opts).labels()
+impl PageLevelMethod {
+    /// The built-in model with the default options.
+    pub fn builtin() -> Result<PageLevelMethod, Error> {
+        Ok(PageLevelMethod {
+            model: Arc::new(PageModel::builtin()?.clone()),
+            options: ApplyOptions::default(),
+        })
+    }
+}
+
+impl Method for PageLevelMethod {
+    type PageData = ();
+    type Model = ();
+    type Compiled = ();
+
+    fn name(&self) -> &'static str {
+        "pagelevel"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Page
+    }
+
+    fn page_data(&self, _page: &PageInput<'_>) {}
+
+    fn learn(&self, _pages: Vec<()>) -> Result<(), MethodError> {
+        Err(MethodError::new(
+            "the page-level classifier learns no site model (train it on labelled pages)",
+        ))
+    }
+
+    fn compile(&self, _model: Option<()>) -> Result<(), MethodError> {
+        Ok(())
+    }
+
+    fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
+        let scores = score_page(&self.model, page.doc, page.view, page.url, None, self.options);
+        Verdict::Evidence(Evidence::new(scores.labels(), Meaning::Probability))
     }
 }
 

@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chaff_core::{Labels, PageInput, Role};
+use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::{Document, NodeId, NodeKind};
 use serde::{Deserialize, Serialize};
 
@@ -346,9 +346,41 @@ impl SubtreeModel {
     }
 }
 
-impl chaff_core::Labeler for SubtreeModel {
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        self.label_doc(page.doc)
+/// SiteLevel behind chaff's method seam: learns the subtrees a site repeats on θ of its
+/// pages and removes them ([`Meaning::Membership`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SubtreeMethod {
+    /// θ and the other parameters.
+    pub config: SiteLevelConfig,
+}
+
+impl Method for SubtreeMethod {
+    type PageData = SubtreeHashes;
+    type Model = SubtreeModel;
+    type Compiled = SubtreeModel;
+
+    fn name(&self) -> &'static str {
+        "subtree"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn page_data(&self, page: &PageInput<'_>) -> SubtreeHashes {
+        subtree_hashes(page.doc)
+    }
+
+    fn learn(&self, pages: Vec<SubtreeHashes>) -> Result<SubtreeModel, MethodError> {
+        Ok(learn(&pages, self.config))
+    }
+
+    fn compile(&self, model: Option<SubtreeModel>) -> Result<SubtreeModel, MethodError> {
+        model.ok_or_else(|| MethodError::new("SiteLevel needs a learned model"))
+    }
+
+    fn evidence(&self, model: &SubtreeModel, page: &PageInput<'_>) -> Verdict {
+        Verdict::Evidence(Evidence::new(model.label_doc(page.doc), Meaning::Membership))
     }
 }
 
