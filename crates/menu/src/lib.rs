@@ -19,7 +19,7 @@
 //! 3. [`detect`] / [`detect_features`] run the three; [`detect_with_siblings`] adds
 //!    Definition 5 (the menu recurs on another page of the site, [`siblings`]).
 //! 4. [`links`]: the menu's links with absolute URLs; [`MenuReport`] is what `chaff menu`
-//!    prints (selector from [`chaff_dom::unique_selector`], links); [`MenuLabeler`] labels the
+//!    prints (selector from [`chaff_dom::unique_selector`], links); [`MenuMethod`] labels the
 //!    menu subtree [`Role::Menu`].
 //! 5. [`model`]: the default detector ([`Method::Model`]), a measured deviation (below).
 //! 6. [`eval`]: the `menu-labels` MANIFEST's scoring (leaf units, per-page P/R/F1, null gold);
@@ -202,7 +202,7 @@ pub mod model;
 pub mod siblings;
 pub mod train;
 
-use chaff_core::{Labeler, Labels, PageInput, Role};
+use chaff_core::{Evidence, Labels, Meaning, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::{Document, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -526,23 +526,47 @@ pub fn menu_labels(doc: &Document, menu: Option<NodeId>) -> Labels {
     labels
 }
 
-/// The menu detector as a page-level [`Labeler`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MenuLabeler {
+/// The menu detector behind chaff's method seam: page-level, its evidence is membership of
+/// the main menu (role [`Role::Menu`]); a page without a menu gets an abstention.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MenuMethod {
     /// Detection parameters.
     pub params: MenuParams,
 }
 
-impl MenuLabeler {
-    /// A labeler with the given parameters.
-    pub fn new(params: MenuParams) -> MenuLabeler {
-        MenuLabeler { params }
-    }
-}
+impl chaff_core::Method for MenuMethod {
+    type PageData = ();
+    type Model = ();
+    type Compiled = ();
 
-impl Labeler for MenuLabeler {
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        menu_labels(page.doc, detect(page.doc, &self.params))
+    fn name(&self) -> &'static str {
+        "menu"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Page
+    }
+
+    fn page_data(&self, _page: &PageInput<'_>) {}
+
+    fn learn(&self, _pages: Vec<()>) -> Result<(), MethodError> {
+        Err(MethodError::new(
+            "the menu detector learns no site model (fit it with train-menu)",
+        ))
+    }
+
+    fn compile(&self, _model: Option<()>) -> Result<(), MethodError> {
+        self.params.validate().map_err(MethodError::new)
+    }
+
+    fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
+        match detect(page.doc, &self.params) {
+            Some(menu) => Verdict::Evidence(Evidence::new(
+                menu_labels(page.doc, Some(menu)),
+                Meaning::Membership,
+            )),
+            None => Verdict::Abstain("no main menu found".into()),
+        }
     }
 }
 

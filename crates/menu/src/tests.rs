@@ -1,7 +1,7 @@
 //! Unit tests: the paper's Example 1, each property on hand-computable nodes, Algorithm 2,
 //! detection, Definition 5, labels, links, scoring, the grid, and pathological pages.
 
-use chaff_core::{Labeler, PageInput, Role};
+use chaff_core::{Method as _, PageInput, Role};
 use chaff_dom::{Document, NodeId, TextView};
 
 use crate::algo::{RootSelector, RootStep, candidates, drop_nested, select_menu};
@@ -497,14 +497,15 @@ fn definition_5_prefers_the_recurring_menu() {
 fn labeler_roles() {
     let doc = parse(&news_page(&SECTIONS, "Rain"));
     let view = TextView::new(&doc);
-    let source = String::new();
     let page = PageInput {
         doc: &doc,
         view: &view,
-        source: &source,
+        source: None,
         url: None,
     };
-    let labels = MenuLabeler::default().label(&page);
+    let method = MenuMethod::default();
+    let verdict = method.evidence(&(), &page);
+    let labels = verdict.evidence().expect("the menu is found").labels();
     assert_eq!(labels.len(), doc.len());
     let menu = by_id(&doc, "menu");
     for n in doc.ids() {
@@ -517,10 +518,18 @@ fn labeler_roles() {
             assert_eq!(labels.score(n), 0.0);
         }
     }
-    // No menu: all content.
+    // No menu: all content, and the method abstains.
     let empty = parse("<p>just text</p>");
     let labels = menu_labels(&empty, detect(&empty, &MenuParams::PAPER));
     assert!(labels.roles().iter().all(|&r| r == Role::Content));
+    let view = TextView::new(&empty);
+    let page = PageInput {
+        doc: &empty,
+        view: &view,
+        source: None,
+        url: None,
+    };
+    assert!(method.evidence(&(), &page).abstained().is_some());
 }
 
 #[test]

@@ -6,11 +6,11 @@
 //! Definition 6 cannot tell the two apart (see the crate docs for the measured figures). These
 //! tests check that detection is well-formed on every page and guard the measured accuracy.
 
-use chaff_core::{Labeler, PageInput, Role};
+use chaff_core::{Method, PageInput, Role};
 use chaff_dom::{Document, TextView};
 use chaff_menu::eval::{Gold, LeafCounts, PageScore, score};
 use chaff_menu::train::{Grid, TrainPage, train};
-use chaff_menu::{MenuLabeler, MenuParams, MenuReport, NodeFeatures, detect_features};
+use chaff_menu::{MenuMethod, MenuParams, MenuReport, NodeFeatures, detect_features};
 
 struct Page {
     doc: Document,
@@ -57,12 +57,17 @@ fn detection_is_well_formed_on_every_synthetic_page() {
             let input = PageInput {
                 doc: &p.doc,
                 view: &view,
-                source: "",
+                source: None,
                 url: Some("https://example.org/a/b.html"),
             };
-            let labels = MenuLabeler::new(params).label(&input);
-            assert_eq!(labels.len(), p.doc.len());
+            let verdict = MenuMethod { params }.evidence(&(), &input);
             let menu = chaff_menu::detect(&p.doc, &params);
+            assert_eq!(verdict.abstained().is_some(), menu.is_none());
+            let labels = match verdict.evidence() {
+                Some(e) => e.labels().clone(),
+                None => chaff_core::Labels::all_content(p.doc.len()),
+            };
+            assert_eq!(labels.len(), p.doc.len());
             let report = MenuReport::new(&p.doc, menu, input.url);
             match menu {
                 Some(m) => {
