@@ -151,7 +151,7 @@ impl ExtractorBuilder {
             .chain(every_page.as_ref())
             .flat_map(|p| p.methods.iter())
             .chain(page_methods.iter())
-            .any(|(m, _)| m.needs().source);
+            .any(|(m, c)| m.compiled_needs(c).source);
         Ok(Extractor {
             inner: Arc::new(Inner {
                 profiles,

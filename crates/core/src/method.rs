@@ -73,9 +73,17 @@ pub trait Method: Send + Sync + 'static {
     /// Site-level (learns a model) or page-level.
     fn scope(&self) -> Scope;
 
-    /// What of a page the method reads.
+    /// What of a page the method reads when it learns.
     fn needs(&self) -> Needs {
         Needs::default()
+    }
+
+    /// What of a page the method reads when it applies this model (a stored model may
+    /// need more than the registered method's options say: a suffix model mined from the raw
+    /// source needs the source). [`Method::needs`] by default.
+    fn compiled_needs(&self, compiled: &Self::Compiled) -> Needs {
+        let _ = compiled;
+        self.needs()
     }
 
     /// What learning keeps of one page. Only called for [`Scope::Site`] methods.
@@ -111,6 +119,8 @@ pub trait DynMethod: Send + Sync {
     fn scope(&self) -> Scope;
     /// See [`Method::needs`].
     fn needs(&self) -> Needs;
+    /// See [`Method::compiled_needs`]; `compiled` made by this method's [`DynMethod::compile`].
+    fn compiled_needs(&self, compiled: &Erased) -> Needs;
     /// See [`Method::page_data`].
     fn page_data(&self, page: &PageInput<'_>) -> Box<dyn Any + Send>;
     /// Learns a model from page data made by this method's [`DynMethod::page_data`].
@@ -140,6 +150,13 @@ impl<M: Method> DynMethod for M {
 
     fn needs(&self) -> Needs {
         Method::needs(self)
+    }
+
+    fn compiled_needs(&self, compiled: &Erased) -> Needs {
+        match compiled.downcast_ref::<M::Compiled>() {
+            Some(c) => Method::compiled_needs(self, c),
+            None => Method::needs(self),
+        }
     }
 
     fn page_data(&self, page: &PageInput<'_>) -> Box<dyn Any + Send> {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use chaff_core::{Labeler, Labels, PageInput, Role, SiteMethod};
+use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Needs, PageInput, Role, Scope, Verdict};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::{Deserialize, Serialize};
 
@@ -321,39 +321,123 @@ impl CompiledSuffix {
     }
 }
 
-impl Labeler for CompiledSuffix {
-    /// In the text view, labels from the view's matches. A raw-view model cannot map its
-    /// intervals to nodes (html5ever gives no byte offsets); callers clean the source with
-    /// [`CompiledSuffix::clean_text`] instead, and get all-content labels here.
-    fn label(&self, page: &PageInput<'_>) -> Labels {
-        match self.model.view {
-            View::Text => self.label_view(page.doc, page.view),
-            View::Raw => Labels::all_content(page.doc.len()),
-        }
-    }
-}
-
-/// The suffix method as a [`SiteMethod`].
+/// The suffix method behind chaff's method seam. Its evidence is the share of each node's
+/// text the site's expressions matched ([`Meaning::Share`]).
+///
+/// A raw-view model (mined from the markup-blind source, as in the thesis) removes intervals
+/// of the decoded source. They are mapped onto the page's own nodes through the parser's
+/// source spans ([`raw_labels`]) instead of cleaning the source and parsing it again, so the
+/// evidence refers to the same tree as every other method's. A text node goes when more than
+/// half of its source is removed, where cleaning the string would cut it at the interval's
+/// edge.
 #[derive(Clone, Debug, Default)]
 pub struct SuffixMethod {
     /// Its configuration.
     pub config: SuffixConfig,
+    /// Cross-site filtering when several sites are learned together: expressions found in at
+    /// least this many sites' templates are dropped. `None`: [`default_min_sites`] of the
+    /// number of sites; below 2: off.
+    pub cross_site_min: Option<usize>,
 }
 
-impl SiteMethod for SuffixMethod {
-    type Model = CompiledSuffix;
-    type Error = SuffixError;
+impl Method for SuffixMethod {
+    type PageData = String;
+    type Model = SuffixModel;
+    type Compiled = CompiledSuffix;
 
-    fn learn(&self, pages: &[PageInput<'_>]) -> Result<CompiledSuffix, SuffixError> {
-        let docs: Vec<&str> = pages
-            .iter()
-            .map(|p| match self.config.view {
-                View::Text => p.view.text(),
-                View::Raw => p.source,
-            })
-            .collect();
-        CompiledSuffix::new(learn(&docs, &self.config)?)
+    fn name(&self) -> &'static str {
+        "suffix"
     }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn needs(&self) -> Needs {
+        Needs {
+            source: self.config.view == View::Raw,
+        }
+    }
+
+    fn compiled_needs(&self, compiled: &CompiledSuffix) -> Needs {
+        Needs {
+            source: compiled.model.view == View::Raw,
+        }
+    }
+
+    /// The page's string in the configured view (the raw view reads the decoded source,
+    /// present when the caller honours [`Method::needs`]; an empty string otherwise).
+    fn page_data(&self, page: &PageInput<'_>) -> String {
+        match self.config.view {
+            View::Text => page.view.text().to_string(),
+            View::Raw => page.source.unwrap_or("").to_string(),
+        }
+    }
+
+    fn learn(&self, pages: Vec<String>) -> Result<SuffixModel, MethodError> {
+        let docs: Vec<&str> = pages.iter().map(String::as_str).collect();
+        learn(&docs, &self.config).map_err(MethodError::new)
+    }
+
+    fn refine_across_sites(&self, models: &mut [&mut SuffixModel]) -> usize {
+        let min_sites = self
+            .cross_site_min
+            .unwrap_or_else(|| default_min_sites(models.len()));
+        if min_sites < 2 {
+            return 0;
+        }
+        cross_site_filter(models, min_sites)
+    }
+
+    fn compile(&self, model: Option<SuffixModel>) -> Result<CompiledSuffix, MethodError> {
+        let model = model.ok_or_else(|| MethodError::new("the suffix method needs a model"))?;
+        CompiledSuffix::new(model).map_err(MethodError::new)
+    }
+
+    fn evidence(&self, compiled: &CompiledSuffix, page: &PageInput<'_>) -> Verdict {
+        let labels = match compiled.model.view {
+            View::Text => compiled.label_view(page.doc, page.view),
+            View::Raw => match page.source {
+                Some(source) if page.doc.has_spans() => {
+                    raw_labels(page.doc, page.view, &compiled.intervals(source))
+                }
+                Some(_) => {
+                    return Verdict::Abstain(
+                        "a raw-view model needs source spans, which this parse did not record"
+                            .into(),
+                    );
+                }
+                None => return Verdict::Abstain("a raw-view model needs the page source".into()),
+            },
+        };
+        Verdict::Evidence(Evidence::new(labels, Meaning::Share))
+    }
+}
+
+/// Maps intervals removed from the decoded source onto the page's nodes: a text node is
+/// template when more than half of its source span is removed (its score is the removed
+/// share); an element is template when all its visible text is. See [`SuffixMethod`].
+pub fn raw_labels(doc: &Document, view: &TextView, intervals: &[Range<usize>]) -> Labels {
+    let mut labels = Labels::all_content(doc.len());
+    for seg in view.segments() {
+        let Some(span) = doc.span(seg.node).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let first = intervals.partition_point(|r| r.end <= span.start);
+        let removed: usize = intervals[first..]
+            .iter()
+            .take_while(|r| r.start < span.end)
+            .map(|r| r.end.min(span.end) - r.start.max(span.start))
+            .sum();
+        let share = removed as f32 / span.len() as f32;
+        if share > 0.5 {
+            labels.set(seg.node, share, Role::Template);
+        } else if share > 0.0 {
+            labels.set(seg.node, share, Role::Content);
+        }
+    }
+    elements_from_text(doc, view, &mut labels);
+    labels
 }
 
 /// Maps intervals to labels without locality rules: a text node is template when the
@@ -1110,5 +1194,52 @@ mod tests {
         );
         assert_eq!(default_min_sites(4), 3);
         assert_eq!(default_min_sites(36), 18);
+    }
+
+    #[test]
+    fn raw_view_removals_map_onto_the_pages_own_nodes() {
+        let page = |story: &str| {
+            format!(
+                "<html><body><div id=nav><a href=/a>Home page</a> <a href=/b>World news</a></div>\
+                 <p>{story}</p><p class=foot>Copyright Example &amp; Co, all rights</p></body></html>"
+            )
+        };
+        let pages: Vec<String> = ["Rain fell on the plain today", "The sun came out at last"]
+            .iter()
+            .chain(&["Snow is expected tonight in the hills"])
+            .map(|s| page(s))
+            .collect();
+        let method = SuffixMethod {
+            config: SuffixConfig::for_view(View::Raw),
+            cross_site_min: None,
+        };
+        assert!(method.needs().source);
+        let model = Method::learn(&method, pages.clone()).unwrap();
+        let compiled = method.compile(Some(model)).unwrap();
+        assert!(method.compiled_needs(&compiled).source);
+        let html = page("Wind and hail arrived unannounced");
+        let doc = chaff_dom::parse_str(&html, &Default::default()).unwrap();
+        let view = TextView::new(&doc);
+        let input = PageInput {
+            doc: &doc,
+            view: &view,
+            source: Some(&html),
+            url: None,
+        };
+        let verdict = method.evidence(&compiled, &input);
+        let labels = verdict.evidence().unwrap().labels();
+        let kept: Vec<&str> = view
+            .segments()
+            .iter()
+            .filter(|s| !labels.is_removed(s.node))
+            .map(|s| view.text()[s.range()].trim())
+            .collect();
+        // The shared links and footer (with its entity) go, the story stays.
+        assert_eq!(kept, ["Wind and hail arrived unannounced"], "{kept:?}");
+        let nav = doc.ids().find(|&i| doc.attr(i, "id") == Some("nav")).unwrap();
+        assert!(labels.is_removed(nav));
+        // Without the source the raw model has no opinion.
+        let blind = PageInput { source: None, ..input };
+        assert!(method.evidence(&compiled, &blind).abstained().is_some());
     }
 }
