@@ -69,7 +69,9 @@ pub enum Error {
     #[error("no pages found in the inputs")]
     NoPages,
     /// Single-site learning was given pages of several sites.
-    #[error("the pages come from {count} sites: {sites}; name one site or learn one profile per site")]
+    #[error(
+        "the pages come from {count} sites: {sites}; name one site or learn one profile per site"
+    )]
     MixedSites {
         /// How many sites.
         count: usize,

@@ -157,9 +157,21 @@ mod tests {
         let classifier = removing(&doc, "main", Meaning::Probability);
         let abstain = Verdict::Abstain("no match".into());
         let votes = [
-            Vote { method: "suffix", scope: Scope::Site, verdict: &site },
-            Vote { method: "forest", scope: Scope::Site, verdict: &abstain },
-            Vote { method: "pagelevel", scope: Scope::Page, verdict: &classifier },
+            Vote {
+                method: "suffix",
+                scope: Scope::Site,
+                verdict: &site,
+            },
+            Vote {
+                method: "forest",
+                scope: Scope::Site,
+                verdict: &abstain,
+            },
+            Vote {
+                method: "pagelevel",
+                scope: Scope::Page,
+                verdict: &classifier,
+            },
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
         assert!(fused.labels.is_removed(doc.find_tag("nav").unwrap()));
@@ -181,8 +193,16 @@ mod tests {
         let partial = Verdict::Evidence(Evidence::partial(l, covered, Meaning::Share));
         let menu = removing(&doc, "main", Meaning::Membership);
         let votes = [
-            Vote { method: "x", scope: Scope::Site, verdict: &partial },
-            Vote { method: "menu", scope: Scope::Page, verdict: &menu },
+            Vote {
+                method: "x",
+                scope: Scope::Site,
+                verdict: &partial,
+            },
+            Vote {
+                method: "menu",
+                scope: Scope::Page,
+                verdict: &menu,
+            },
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
         let nav = doc.find_tag("nav").unwrap();

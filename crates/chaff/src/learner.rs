@@ -63,6 +63,9 @@ struct Material {
     data: Vec<Vec<Box<dyn Any + Send>>>,
 }
 
+/// One page's site and, per method, what learning keeps of it.
+type PageMaterial = (String, Vec<Box<dyn Any + Send>>);
+
 /// A site's models, one per method (`None` where the method failed).
 type SiteModels = (usize, Vec<Result<Erased, String>>);
 
@@ -205,11 +208,15 @@ impl Learner {
                 for (slot, d) in m.data.iter_mut().zip(data) {
                     slot.push(d);
                 }
-                let complete = counts.and_then(|c| c.get(&site)).is_some_and(|&c| c == m.pages);
-                if early && complete && m.pages >= self.min_pages {
-                    if let Some(m) = open.remove(&site) {
-                        done.insert(site, self.learn_material(m));
-                    }
+                let complete = counts
+                    .and_then(|c| c.get(&site))
+                    .is_some_and(|&c| c == m.pages);
+                if early
+                    && complete
+                    && m.pages >= self.min_pages
+                    && let Some(m) = open.remove(&site)
+                {
+                    done.insert(site, self.learn_material(m));
                 }
             }
         }
@@ -245,7 +252,7 @@ impl Learner {
         &self,
         batch: Vec<Page>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Vec<Result<(String, Vec<Box<dyn Any + Send>>), Error>> {
+    ) -> Vec<Result<PageMaterial, Error>> {
         batch
             .into_par_iter()
             .map(|page| {
@@ -324,9 +331,9 @@ impl Learner {
                     Ok(json) => {
                         profile.methods.insert(method.name().to_string(), json);
                     }
-                    Err(message) if per_site => learned.warnings.push(
-                        self.method_error(method, &site, message).to_string(),
-                    ),
+                    Err(message) if per_site => learned
+                        .warnings
+                        .push(self.method_error(method, &site, message).to_string()),
                     Err(message) => return Err(self.method_error(method, &site, message)),
                 }
             }

@@ -15,14 +15,20 @@
 //! use chaff::{Extractor, Learner, Registry, SiteChoice};
 //!
 //! // Learn a site's template from its pages, then extract a page with it.
-//! let page = |story: &str| format!(
+//! let page = |story: &str, words: &str| format!(
 //!     "<html><body><nav><a href=/>Home</a> <a href=/world>World</a> <a href=/sport>Sport</a></nav>\
-//!      <main><h1>{story}</h1><p>{story} is told here in words of its own, unlike the others.</p></main>\
+//!      <main><h1>{story}</h1><p>{words}</p></main>\
 //!      <footer>Copyright Example News, all rights reserved</footer></body></html>");
-//! let pages = ["Rain", "Sun", "Snow", "Wind"].map(|s| Ok(chaff::corpus::Page {
+//! let stories = [
+//!     ("Rain", "Heavy rain flooded the market square and shops closed early."),
+//!     ("Choir", "A local choir won the regional contest with an unknown hymn."),
+//!     ("Herons", "Scientists counted more herons on the river than ever before."),
+//!     ("Museum", "The museum reopened its east wing after a decade of restoration."),
+//! ];
+//! let pages = stories.map(|(s, w)| Ok(chaff::corpus::Page {
 //!     source: format!("{s}.html"),
 //!     url: Some(format!("https://news.example.org/{s}")),
-//!     bytes: page(s).into_bytes(),
+//!     bytes: page(s, w).into_bytes(),
 //!     charset: None,
 //!     folder: None,
 //!     media: chaff::corpus::Media::Html,
@@ -33,9 +39,10 @@
 //! let mut store = chaff::ProfileStore::new();
 //! store.insert(learned.profiles.into_iter().next().unwrap());
 //! let ex = Extractor::builder().registry(registry).store(store).build()?;
-//! let out = ex.extract(page("Hail").as_bytes(), Some("https://news.example.org/hail"))?;
+//! let hail = page("Hail", "Volunteers planted four hundred trees along the ring road.");
+//! let out = ex.extract(hail.as_bytes(), Some("https://news.example.org/hail"))?;
 //! assert_eq!(out.profile_site(), Some("example.org"));
-//! assert!(out.text().contains("told here"));
+//! assert!(out.text().contains("four hundred trees"));
 //! assert!(!out.text().contains("Copyright"));
 //! # Ok::<(), chaff::Error>(())
 //! ```
@@ -50,15 +57,17 @@ pub mod profile;
 mod registry;
 mod store;
 
+pub use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Role, Scope, Verdict};
 pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
-pub use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Role, Scope, Verdict};
 pub use chaff_extract::Format;
 pub use error::Error;
 pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};
 pub use extractor::{Extractor, ExtractorBuilder, extract};
 pub use learner::{Learned, Learner, SiteChoice};
-pub use load::{LoadOptions, LoadedPage, SiteFrom, load_page, page_site, site_without_parsing, text_document};
+pub use load::{
+    LoadOptions, LoadedPage, SiteFrom, load_page, page_site, site_without_parsing, text_document,
+};
 pub use profile::Profile;
 pub use registry::Registry;
 pub use store::{CompiledProfile, ProfileStore};

@@ -34,12 +34,11 @@ impl Registry {
     /// The built-in methods with their papers' defaults: `suffix`, `align`, `forest` and
     /// `subtree` (site-level), `pagelevel` and `menu` (page-level).
     pub fn builtin() -> Result<Registry, Error> {
-        let pagelevel =
-            chaff_pagelevel::PageLevelMethod::builtin().map_err(|e| Error::Method {
-                method: "pagelevel".into(),
-                site: None,
-                message: e.to_string(),
-            })?;
+        let pagelevel = chaff_pagelevel::PageLevelMethod::builtin().map_err(|e| Error::Method {
+            method: "pagelevel".into(),
+            site: None,
+            message: e.to_string(),
+        })?;
         let mut r = Registry::empty();
         r.register(chaff_suffix::SuffixMethod::default())
             .register(chaff_align::AlignMethod::default())

@@ -90,15 +90,23 @@ fn a_method_registered_once_is_learned_stored_loaded_and_applied() {
         .store(store)
         .build()
         .unwrap();
-    let out = ex.extract(page(9).as_bytes(), Some("https://example.org/9")).unwrap();
+    let out = ex
+        .extract(page(9).as_bytes(), Some("https://example.org/9"))
+        .unwrap();
     assert_eq!(out.profile_site(), Some("example.org"));
-    let mine = out.evidence().iter().find(|v| v.method == "keep-all").unwrap();
+    let mine = out
+        .evidence()
+        .iter()
+        .find(|v| v.method == "keep-all")
+        .unwrap();
     assert!(mine.verdict.evidence().is_some());
     // The only site evidence keeps everything, so nothing is removed.
     assert!(out.text().contains("Copyright Example"));
 
     // A page of another site gets the page-level methods only.
-    let other = ex.extract(page(9).as_bytes(), Some("https://other.org/9")).unwrap();
+    let other = ex
+        .extract(page(9).as_bytes(), Some("https://other.org/9"))
+        .unwrap();
     assert_eq!(other.profile_site(), None);
     assert!(other.evidence().iter().all(|v| v.method != "keep-all"));
 }
@@ -112,5 +120,9 @@ fn a_profile_of_an_unknown_method_is_reported_not_silently_dropped() {
     let mut store = ProfileStore::new();
     store.insert(profile);
     let ex = Extractor::builder().store(store).build().unwrap();
-    assert!(ex.warnings()[0].contains("from-the-future"), "{:?}", ex.warnings());
+    assert!(
+        ex.warnings()[0].contains("from-the-future"),
+        "{:?}",
+        ex.warnings()
+    );
 }

@@ -322,7 +322,10 @@ fn stop_list(view: &TextView) -> &'static HashSet<&'static str> {
         .filter(|i| i.is_reliable())
         .and_then(|i| iso639_1(i.lang()))
         .unwrap_or("en");
-    LISTS.get(code).or_else(|| LISTS.get("en")).unwrap_or(&EMPTY)
+    LISTS
+        .get(code)
+        .or_else(|| LISTS.get("en"))
+        .unwrap_or(&EMPTY)
 }
 
 fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {

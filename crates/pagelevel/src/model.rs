@@ -433,7 +433,14 @@ impl Method for PageLevelMethod {
     }
 
     fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
-        let scores = score_page(&self.model, page.doc, page.view, page.url, None, self.options);
+        let scores = score_page(
+            &self.model,
+            page.doc,
+            page.view,
+            page.url,
+            None,
+            self.options,
+        );
         Verdict::Evidence(Evidence::new(scores.labels(), Meaning::Probability))
     }
 }

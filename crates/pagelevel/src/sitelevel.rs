@@ -380,7 +380,10 @@ impl Method for SubtreeMethod {
     }
 
     fn evidence(&self, model: &SubtreeModel, page: &PageInput<'_>) -> Verdict {
-        Verdict::Evidence(Evidence::new(model.label_doc(page.doc), Meaning::Membership))
+        Verdict::Evidence(Evidence::new(
+            model.label_doc(page.doc),
+            Meaning::Membership,
+        ))
     }
 }
 

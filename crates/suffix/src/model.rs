@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Needs, PageInput, Role, Scope, Verdict};
+use chaff_core::{
+    Evidence, Labels, Meaning, Method, MethodError, Needs, PageInput, Role, Scope, Verdict,
+};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::{Deserialize, Serialize};
 
@@ -1236,10 +1238,16 @@ mod tests {
             .collect();
         // The shared links and footer (with its entity) go, the story stays.
         assert_eq!(kept, ["Wind and hail arrived unannounced"], "{kept:?}");
-        let nav = doc.ids().find(|&i| doc.attr(i, "id") == Some("nav")).unwrap();
+        let nav = doc
+            .ids()
+            .find(|&i| doc.attr(i, "id") == Some("nav"))
+            .unwrap();
         assert!(labels.is_removed(nav));
         // Without the source the raw model has no opinion.
-        let blind = PageInput { source: None, ..input };
+        let blind = PageInput {
+            source: None,
+            ..input
+        };
         assert!(method.evidence(&compiled, &blind).abstained().is_some());
     }
 }
