@@ -207,12 +207,6 @@ pub struct PageInput<'a> {
     pub url: Option<&'a str>,
 }
 
-/// Anything that labels a page: a learned model, or a page-level method.
-pub trait Labeler {
-    /// Labels every node of the page.
-    fn label(&self, page: &PageInput<'_>) -> Labels;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
