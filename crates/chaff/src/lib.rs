@@ -71,3 +71,40 @@ pub use load::{
 pub use profile::Profile;
 pub use registry::Registry;
 pub use store::{CompiledProfile, ProfileStore};
+
+/// The built-in methods and the options front ends configure them with (each method is
+/// registered with its options: see [`Registry::register`]).
+pub mod methods {
+    /// Suffix-array template mining (Foschini).
+    pub mod suffix {
+        pub use chaff_suffix::mutable;
+        pub use chaff_suffix::tokens::TokenizerSpec;
+        pub use chaff_suffix::{SuffixConfig, SuffixMethod, SuffixModel, View};
+    }
+    /// Multiple alignment of tag sequences (Geraci & Maggini).
+    pub mod align {
+        pub use chaff_align::model::{DEFAULT_KEEP, DEFAULT_PAGES};
+        pub use chaff_align::{AlignConfig, AlignMethod, AlignModel, TokenOptions};
+    }
+    /// The main content by significant tag paths (Oita & Senellart).
+    pub mod forest {
+        pub use chaff_forest::{
+            AttributeForm, DEFAULT_KEYWORDS, DEFAULT_MIN_TEMPLATE_SHARE, FeedItems, ForestConfig,
+            ForestMethod, ForestModel, Ranking,
+        };
+    }
+    /// Page-level template detection and SiteLevel (Chakrabarti, Kumar & Punera).
+    pub mod pagelevel {
+        pub use chaff_pagelevel::{
+            ApplyOptions, PageLevelMethod, PageModel, PageScores, Segment, SiteLevelConfig,
+            SmoothWeights, SubtreeMethod, score_page,
+        };
+    }
+    /// Main-menu detection (Alarte, Insa & Silva).
+    pub mod menu {
+        pub use chaff_menu::{
+            MenuMethod, MenuParams, MenuReport, detect, detect_with_prepared_siblings, siblings,
+        };
+    }
+}
+

@@ -3,15 +3,19 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use chaff::SiteFrom;
 use chaff::corpus::{Pages, PagesOptions};
-use chaff_dom::ParseOptions;
-use clap::Args;
+use chaff::dom::ParseOptions;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How a command ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Status {
     /// Everything worked.
+    #[default]
     Ok,
     /// Output was produced, but some inputs failed (reported on stderr).
     Partial,
@@ -39,6 +43,28 @@ pub struct InputArgs {
     /// Do not show a progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What names a page's site: its URL (else its declared URL, else its folder) or the
+    /// folder it was found in (for inputs laid out one folder per site).
+    #[arg(long, value_enum, default_value = "url", value_name = "FROM")]
+    pub site_from: SiteFromArg,
+}
+
+/// [`SiteFrom`] on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SiteFromArg {
+    /// The page's URL, its canonical URL, else its folder.
+    Url,
+    /// The page's folder, else its URL.
+    Folder,
+}
+
+impl From<SiteFromArg> for SiteFrom {
+    fn from(s: SiteFromArg) -> SiteFrom {
+        match s {
+            SiteFromArg::Url => SiteFrom::Url,
+            SiteFromArg::Folder => SiteFrom::Folder,
+        }
+    }
 }
 
 impl InputArgs {
@@ -65,20 +91,55 @@ impl InputArgs {
     }
 }
 
-/// A byte-counting progress bar on stderr, hidden when stderr is not a terminal.
-pub fn progress(quiet: bool, what: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
+/// A progress line on stderr counting pages and their bytes; hidden when stderr is not a
+/// terminal or with `--quiet`.
+pub struct Progress {
+    bar: ProgressBar,
+    pages: AtomicU64,
+}
+
+impl Progress {
+    /// A new progress line saying what is being done.
+    pub fn new(quiet: bool, what: &str) -> Progress {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if quiet || !std::io::stderr().is_terminal() {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg} {prefix} pages, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(what.to_string());
+        bar.set_prefix("0");
+        Progress {
+            bar,
+            pages: AtomicU64::new(0),
+        }
     }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {msg} {pos} pages, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.set_message(what.to_string());
-    bar
+
+    /// One more page of `bytes` bytes done.
+    pub fn page(&self, bytes: u64) {
+        let n = self.pages.fetch_add(1, Ordering::Relaxed) + 1;
+        self.bar.inc(bytes);
+        self.bar.set_prefix(n.to_string());
+    }
+
+    /// Prints a warning without garbling the progress line.
+    pub fn warn(&self, message: impl std::fmt::Display) {
+        self.bar.suspend(|| warn(message));
+    }
+
+    /// Says what is being done now.
+    pub fn set_message(&self, what: &str) {
+        self.bar.set_message(what.to_string());
+    }
+
+    /// Clears the line.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// Reports a per-input problem on stderr.

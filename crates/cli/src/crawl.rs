@@ -1,6 +1,5 @@
 //! `chaff crawl`: a site's pages into a WARC file, politely (chaff-crawl does the work;
-//! this is arguments, the progress bar and the summary). `chaff bench crawl` measures the
-//! crawler against a local synthetic site.
+//! this is arguments, the progress bar and the summary).
 //!
 //! Exit status 1 when some URLs could not be fetched at all (network errors, timeouts, size
 //! and redirect limits); responses with an HTTP error status are stored and only counted.
@@ -9,10 +8,9 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
-use chaff_crawl::testsite::{TestServer, synthetic_site};
 use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -184,7 +182,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
 
 /// Runs a crawl with a progress bar (pages, bytes, errors, queue) on stderr, hidden when
 /// stderr is not a terminal. `sample_rss` collects (pages, resident KiB) every 0.2 s.
-fn crawl_with_progress(
+pub fn crawl_with_progress(
     config: CrawlConfig,
     seeds: impl Iterator<Item = Seed> + Send + 'static,
     quiet: bool,
@@ -278,84 +276,8 @@ fn human_bytes(n: u64) -> String {
 }
 
 /// A `/proc/self/status` field in KiB (Linux), e.g. `VmRSS:` or `VmHWM:`.
-fn proc_status_kib(field: &str) -> Option<u64> {
+pub fn proc_status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-#[derive(Args)]
-pub struct CrawlBench {
-    /// Pages of the synthetic site served on 127.0.0.1.
-    #[arg(long, default_value_t = 50_000)]
-    pages: usize,
-    /// Requests under way at once.
-    #[arg(long, default_value_t = 32)]
-    concurrency: usize,
-    /// Requests under way at once to the (single) host.
-    #[arg(long, default_value_t = 32)]
-    per_host_connections: u32,
-    /// Keep the WARC here instead of a temporary folder.
-    #[arg(long, value_name = "FILE.warc.gz")]
-    out: Option<PathBuf>,
-}
-
-/// `chaff bench crawl`: the crawler against a local synthetic site with no delay; prints
-/// pages per second and resident memory as the crawl proceeds and at its peak.
-pub fn bench(args: CrawlBench) -> anyhow::Result<Status> {
-    let server = TestServer::start_with(synthetic_site(args.pages), false)
-        .context("cannot start the local test server")?;
-    let tmp = tempfile_dir()?;
-    let out = args.out.unwrap_or_else(|| tmp.join("bench.warc.gz"));
-    let config = CrawlConfig {
-        out: out.clone(),
-        delay: Duration::ZERO,
-        concurrency: args.concurrency.max(1),
-        per_host_connections: args.per_host_connections.max(1),
-        max_depth: u16::MAX,
-        ..CrawlConfig::default()
-    };
-    let seeds = vec![Seed::Page(format!("{}/", server.base()))];
-    let mut samples = Vec::new();
-    let start = Instant::now();
-    let summary = crawl_with_progress(config, seeds.into_iter(), false, Some(&mut samples))?;
-    let secs = start.elapsed().as_secs_f64();
-    drop(server);
-    outln!(
-        "crawl: {} pages ({} responses) in {:.2} s: {:.0} pages/s, {:.1} MB of WARC",
-        summary.pages_ok,
-        summary.stored,
-        secs,
-        summary.pages_ok as f64 / secs,
-        std::fs::metadata(&out).map_or(0.0, |m| m.len() as f64 / 1e6)
-    )?;
-    let step = (args.pages as u64 / 5).max(1);
-    let mut next = step;
-    let mut line = String::from("resident memory by pages crawled:");
-    for (pages, kib) in &samples {
-        if *pages >= next {
-            line.push_str(&format!(" {pages}: {:.1} MB;", *kib as f64 / 1024.0));
-            next += step;
-        }
-    }
-    outln!("{line}")?;
-    outln!(
-        "peak resident memory (VmHWM): {}",
-        proc_status_kib("VmHWM:")
-            .map_or("unknown".into(), |k| format!("{:.1} MB", k as f64 / 1024.0))
-    )?;
-    if tmp.exists() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    Ok(if summary.errors > 0 {
-        Status::Partial
-    } else {
-        Status::Ok
-    })
-}
-
-fn tempfile_dir() -> anyhow::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("chaff-bench-crawl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    Ok(dir)
 }

@@ -4,16 +4,27 @@
 
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
 use anyhow::{Context, bail};
-use chaff::Format;
+use chaff::methods::align::{self, AlignMethod};
+use chaff::methods::forest::{self, FeedItems, ForestMethod};
+use chaff::methods::menu::{MenuMethod, MenuParams};
+use chaff::methods::pagelevel::{ApplyOptions, PageLevelMethod, PageModel, SmoothWeights};
+use chaff::methods::suffix::{SuffixConfig, SuffixMethod, TokenizerSpec, View, mutable};
+use chaff::{Format, Registry};
 use clap::{Args, ValueEnum};
 
 /// An output format on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FormatArg {
+    /// Plain text.
     Text,
+    /// Markdown.
     Markdown,
+    /// HTML.
     Html,
+    /// JSON: the record with per-node labels.
     Json,
 }
 
@@ -50,7 +61,8 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    fn load(&self) -> anyhow::Result<PageModel> {
+    /// The model: the file given, or the built-in one.
+    pub fn load(&self) -> anyhow::Result<PageModel> {
         match &self.model {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
@@ -61,7 +73,8 @@ impl ModelArgs {
         }
     }
 
-    fn apply(&self) -> anyhow::Result<ApplyOptions> {
+    /// How to apply it, checked.
+    pub fn apply(&self) -> anyhow::Result<ApplyOptions> {
         if let Some(c) = self.c
             && !(c.is_finite() && c >= 0.0)
         {
@@ -77,9 +90,9 @@ impl ModelArgs {
             c: self.c,
             threshold: self.threshold,
             weights: if self.node_weights {
-                chaff_pagelevel::SmoothWeights::Nodes
+                SmoothWeights::Nodes
             } else {
-                chaff_pagelevel::SmoothWeights::Words
+                SmoothWeights::Words
             },
         })
     }
@@ -98,11 +111,11 @@ pub enum ForestRanking {
     Coverage,
 }
 
-/// FOREST's parameters (shared by `learn`, `eval` and `bench`).
+/// FOREST's parameters.
 #[derive(Args, Clone, Debug)]
 pub struct ForestArgs {
     /// FOREST: signifiers per page (top-k tf-idf terms), 1 to 64.
-    #[arg(long, default_value_t = chaff_forest::DEFAULT_KEYWORDS, value_name = "K")]
+    #[arg(long, default_value_t = forest::DEFAULT_KEYWORDS, value_name = "K")]
     keywords: usize,
     /// FOREST: rank patterns by the COVERAGE baseline instead of informativeness.
     #[arg(long)]
@@ -128,7 +141,7 @@ pub struct ForestArgs {
     no_informative_parent: bool,
     /// FOREST: when the wrapper matches nothing on at least this share of the pages (a second
     /// template), add the top pattern of those pages as an alternative; above 1, never.
-    #[arg(long, default_value_t = chaff_forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
+    #[arg(long, default_value_t = forest::DEFAULT_MIN_TEMPLATE_SHARE, value_name = "SHARE")]
     min_template_share: f64,
     /// FOREST: a web feed (RSS or Atom) whose items give signifiers (title and description)
     /// to the pages they link to; repeatable.
@@ -138,24 +151,24 @@ pub struct ForestArgs {
 
 impl ForestArgs {
     /// The learner's configuration.
-    pub fn config(&self) -> anyhow::Result<chaff_forest::ForestConfig> {
+    pub fn config(&self) -> anyhow::Result<forest::ForestConfig> {
         if !(1..=64).contains(&self.keywords) {
             bail!("--keywords must be between 1 and 64, got {}", self.keywords);
         }
-        use chaff_forest::Ranking;
+        use forest::Ranking;
         let ranking = match (self.coverage, self.forest_ranking) {
             (true, _) | (_, ForestRanking::Coverage) => Ranking::Coverage,
             (_, ForestRanking::Informativeness) => Ranking::Informativeness,
             (_, ForestRanking::Density) => Ranking::Density,
             (_, ForestRanking::Unexpectedness) => Ranking::Unexpectedness,
         };
-        Ok(chaff_forest::ForestConfig {
+        Ok(forest::ForestConfig {
             keywords: self.keywords,
             ranking,
             attributes: if self.full_attributes {
-                chaff_forest::AttributeForm::Full
+                forest::AttributeForm::Full
             } else {
-                chaff_forest::AttributeForm::Tolerant
+                forest::AttributeForm::Tolerant
             },
             min_template_share: self.min_template_share,
             skip_comments: !self.comment_paths,
@@ -164,11 +177,11 @@ impl ForestArgs {
     }
 
     /// The items of the feeds given with --feed, if any.
-    pub fn feeds(&self) -> anyhow::Result<Option<chaff_forest::FeedItems>> {
+    pub fn feeds(&self) -> anyhow::Result<Option<FeedItems>> {
         if self.feed.is_empty() {
             return Ok(None);
         }
-        let mut items = chaff_forest::FeedItems::new();
+        let mut items = FeedItems::new();
         for path in &self.feed {
             let bytes =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -180,12 +193,11 @@ impl ForestArgs {
     }
 }
 
-/// The alignment method's parameters (shared by `learn`, `eval` and `bench`; the number of
-/// sample pages is `--pages` in `learn` and `--align-pages` elsewhere).
+/// The alignment method's parameters.
 #[derive(Args, Clone, Debug)]
 pub struct AlignArgs {
     /// Alignment: keep template tokens found on at least this share of the sample pages.
-    #[arg(long, default_value_t = chaff_align::model::DEFAULT_KEEP, value_name = "SHARE")]
+    #[arg(long, default_value_t = align::DEFAULT_KEEP, value_name = "SHARE")]
     keep: f64,
     /// Alignment: remove page tokens aligned to template tokens of at least this confidence
     /// (default: --keep).
@@ -205,7 +217,7 @@ pub struct AlignArgs {
 
 impl AlignArgs {
     /// The configuration for `pages` sample pages.
-    pub fn config(&self, pages: usize) -> anyhow::Result<chaff_align::AlignConfig> {
+    pub fn config(&self, pages: usize) -> anyhow::Result<align::AlignConfig> {
         if pages < 2 {
             bail!("the alignment method needs at least 2 sample pages, got {pages}");
         }
@@ -216,12 +228,12 @@ impl AlignArgs {
         if !(0.0..=1.0).contains(&min_confidence) {
             bail!("--min-confidence must be between 0 and 1, got {min_confidence}");
         }
-        Ok(chaff_align::AlignConfig {
+        Ok(align::AlignConfig {
             pages,
             keep: self.keep,
             min_confidence,
             seed: self.align_seed,
-            tokens: chaff_align::TokenOptions {
+            tokens: align::TokenOptions {
                 mask_digits: !self.keep_digits,
                 mask_urls: !self.keep_urls,
             },
@@ -229,6 +241,7 @@ impl AlignArgs {
     }
 }
 
+/// Which string of a page the suffix method mines.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ViewArg {
     /// The visible text; every output format works.
@@ -237,7 +250,7 @@ pub enum ViewArg {
     Raw,
 }
 
-/// The suffix method's parameters (shared by `learn` and `eval`).
+/// The suffix method's parameters.
 #[derive(Args, Clone, Debug)]
 pub struct SuffixArgs {
     /// Drop strings found in at least this many sites' templates (--per-site; default: half
@@ -294,7 +307,7 @@ impl SuffixArgs {
         let args = self;
         let tokenizer = TokenizerSpec::new(&args.token_pattern, args.separator.as_deref())
             .map_err(anyhow::Error::msg)?;
-        let mut patterns: Vec<MutablePattern> = if args.no_builtin_mutable {
+        let mut patterns: Vec<mutable::MutablePattern> = if args.no_builtin_mutable {
             Vec::new()
         } else {
             mutable::builtin()
@@ -336,4 +349,97 @@ impl SuffixArgs {
         }
         Ok(config)
     }
+}
+
+/// Every method's options, and which methods: what `learn`, `extract` and the research
+/// harness share.
+#[derive(Args, Clone, Debug)]
+pub struct MethodArgs {
+    /// Site-level methods, comma-separated (suffix, align, forest, subtree, or any registered).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub method: Vec<String>,
+    #[command(flatten)]
+    pub suffix: SuffixArgs,
+    /// Alignment: the number of sample pages `t` in the consensus tree.
+    #[arg(long, default_value_t = align::DEFAULT_PAGES, value_name = "T")]
+    pub align_pages: usize,
+    #[command(flatten)]
+    pub align: AlignArgs,
+    #[command(flatten)]
+    pub forest: ForestArgs,
+}
+
+impl MethodArgs {
+    /// The built-in registry with the site-level methods configured by these flags.
+    pub fn registry(&self) -> anyhow::Result<Registry> {
+        let mut registry = Registry::builtin()?;
+        registry
+            .register(SuffixMethod {
+                config: self.suffix.config()?,
+                cross_site_min: self.suffix.cross_site_min(),
+            })
+            .register(AlignMethod {
+                config: self.align.config(self.align_pages)?,
+            })
+            .register(ForestMethod {
+                config: self.forest.config()?,
+                feeds: self.forest.feeds()?.map(Arc::new),
+            });
+        Ok(registry)
+    }
+
+    /// The methods named, or `default` when none was.
+    pub fn names_or<'a>(&'a self, default: &'a str) -> Vec<&'a str> {
+        if self.method.is_empty() {
+            vec![default]
+        } else {
+            self.method.iter().map(String::as_str).collect()
+        }
+    }
+}
+
+/// The page-level methods' options.
+#[derive(Args, Clone, Debug)]
+pub struct PageMethodArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Also remove each page's main menu, found by the menu detector (role `menu`).
+    #[arg(long)]
+    pub menu: bool,
+    /// The menu detector's parameters, as written by `chaff-lab train-menu` (implies --menu).
+    #[arg(long, value_name = "FILE")]
+    pub menu_params: Option<PathBuf>,
+}
+
+impl PageMethodArgs {
+    /// Registers the configured page-level methods and returns their names.
+    pub fn register(&self, registry: &mut Registry) -> anyhow::Result<Vec<&'static str>> {
+        registry.register(PageLevelMethod {
+            model: Arc::new(self.model.load()?),
+            options: self.model.apply()?,
+        });
+        let mut names = vec!["pagelevel"];
+        if self.menu || self.menu_params.is_some() {
+            registry.register(MenuMethod {
+                params: load_menu_params(self.menu_params.as_ref())?,
+            });
+            names.push("menu");
+        }
+        Ok(names)
+    }
+}
+
+/// The menu detector's parameters from a file written by `train-menu`, or the defaults.
+pub fn load_menu_params(path: Option<&PathBuf>) -> anyhow::Result<MenuParams> {
+    let Some(path) = path else {
+        return Ok(MenuParams::default());
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let params = MenuParams::from_json(&text)
+        .with_context(|| format!("{}: not menu parameters", path.display()))?;
+    params
+        .validate()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(params)
 }

@@ -1,47 +1,22 @@
-//! `chaff learn`: pages of a site in, a site profile out.
+//! `chaff learn`: pages of a site in, a site profile out (or one per site).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use chaff::{LearnOptions, SiteChoice};
-use chaff_suffix::mutable::{self, MutablePattern};
-use chaff_suffix::tokens::TokenizerSpec;
-use chaff_suffix::{SuffixConfig, View};
-use clap::{Args, ValueEnum};
+use chaff::{Learned, Learner, Profile, SiteChoice};
+use clap::Args;
 
-use crate::common::{self, InputArgs, Status};
+use chaff_cli::common::{self, InputArgs, Progress, Status};
+use chaff_cli::flags::MethodArgs;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// Suffix-array template mining (Foschini).
-    Suffix,
-    /// Multiple alignment of tag sequences (Geraci & Maggini).
-    Align,
-    /// The main content's generic XPath by significant tag paths (Oita & Senellart).
-    Forest,
-    /// Subtrees repeated on at least a tenth of the site's pages (SiteLevel, Chakrabarti,
-    /// Kumar & Punera).
-    Subtree,
-}
-
-/// The methods named on the command line as a set.
-pub fn method_set(methods: &[Method]) -> chaff::MethodSet {
-    chaff::MethodSet {
-        suffix: methods.contains(&Method::Suffix),
-        align: methods.contains(&Method::Align),
-        forest: methods.contains(&Method::Forest),
-        subtree: methods.contains(&Method::Subtree),
-    }
-}
-
+/// Arguments of `chaff learn`.
 #[derive(Args)]
 pub struct LearnArgs {
     #[command(flatten)]
     input: InputArgs,
-    /// The method(s) to learn, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "suffix")]
-    method: Vec<Method>,
-    /// Where to write the profile (with --per-site: a directory, one profile per site).
+    #[command(flatten)]
+    methods: MethodArgs,
+    /// Where to write the profile (with --per-site: a folder, one profile per site).
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// Learn only the pages of this site (a registrable domain, or a folder name for pages
@@ -51,65 +26,74 @@ pub struct LearnArgs {
     /// Learn one profile per site found in the inputs, with cross-site filtering.
     #[arg(long)]
     per_site: bool,
-    #[command(flatten)]
-    suffix: SuffixArgs,
-    /// Alignment: the number of sample pages `t` in the consensus tree.
-    #[arg(long, default_value_t = chaff_align::model::DEFAULT_PAGES, value_name = "T")]
-    pages: usize,
-    #[command(flatten)]
-    align: AlignArgs,
-    #[command(flatten)]
-    forest: ForestArgs,
-    /// Print the cleaning expressions, one per line, on stdout.
+    /// With --per-site: sites with fewer pages are not learned.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    min_site_pages: usize,
+    /// Print the suffix method's cleaning expressions, one per line, on stdout.
     #[arg(long)]
     print_regexes: bool,
-    /// Draw the document-frequency histogram with its cutoff as SVG.
-    #[arg(long, value_name = "FILE.svg")]
-    plot: Option<PathBuf>,
 }
 
+/// Runs `chaff learn`.
 pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
     if args.output.is_none() && !args.print_regexes {
-        bail!(
-            "say where the profile goes with -o PATH (or print the expressions with --print-regexes)"
-        );
+        bail!("say where to write the profile with -o (or use --print-regexes)");
     }
-    let methods = method_set(&args.method);
-    let config = args.suffix.config()?;
-    let align = args.align.config(args.pages)?;
-    let site = match (&args.site, args.per_site) {
-        (Some(s), _) => SiteChoice::Named(s.clone()),
+    let registry = args.methods.registry()?;
+    let learner = Learner::new(&registry, &args.methods.names_or("suffix"))?
+        .parse_options(args.input.parse_options())
+        .site_from(args.input.site_from.into())
+        .min_pages(args.min_site_pages);
+    let choice = match (&args.site, args.per_site) {
+        (Some(site), _) => SiteChoice::Named(site.clone()),
         (None, true) => SiteChoice::PerSite,
         (None, false) => SiteChoice::Single,
     };
-    let opts = LearnOptions {
-        methods,
-        suffix: config,
-        align,
-        forest: args.forest.config()?,
-        feeds: args.forest.feeds()?,
-        site,
-        cross_site_min: args.suffix.cross_site_min,
-        parse: args.input.parse_options(),
-    };
-    let pages = args.input.pages()?;
-    let bar = common::progress(args.input.quiet, "learning from");
-    let learned = chaff::learn(pages, &opts, &|bytes| {
-        bar.inc(1);
-        bar.inc_length(bytes);
-    });
-    bar.finish_and_clear();
-    let learned = learned?;
+    let progress = Progress::new(args.input.quiet, "learning");
+    let learned = learner.learn(args.input.pages()?, &choice, &|b| progress.page(b));
+    progress.finish();
+    let learned = learned.map_err(|e| match e {
+        chaff::Error::MixedSites { .. } => {
+            anyhow::anyhow!("{e} (name one with --site, or use --per-site)")
+        }
+        other => other.into(),
+    })?;
+    let status = report(&learned);
+    if learned.profiles.is_empty() {
+        bail!("no site had enough pages to learn from");
+    }
+    if let (Some(out), true) = (&args.output, args.per_site) {
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    }
+    for profile in &learned.profiles {
+        if let Some(out) = &args.output {
+            let path = if args.per_site {
+                profile_path(out, &profile.site)
+            } else {
+                out.clone()
+            };
+            profile.save(&path)?;
+            eprintln!("chaff: {} -> {}", summary(profile), path.display());
+        }
+        if args.print_regexes {
+            print_regexes(profile)?;
+        }
+    }
+    Ok(status)
+}
+
+/// Prints what learning skipped and warned about; `Partial` when pages failed.
+fn report(learned: &Learned) -> Status {
     let mut status = Status::Ok;
     for e in &learned.page_errors {
         common::warn(e);
         status = Status::Partial;
     }
+    for w in &learned.warnings {
+        common::warn(w);
+    }
     for (site, n, why) in &learned.skipped {
         common::warn(format!("skipped site {site} ({n} pages): {why}"));
-    }
-    if learned.profiles.is_empty() {
-        bail!("no site had enough pages to learn from");
     }
     if learned.cross_site_dropped > 0 {
         eprintln!(
@@ -117,83 +101,44 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
             learned.cross_site_dropped
         );
     }
-    let per_site = args.per_site;
-    if let (Some(out), true) = (&args.output, per_site) {
-        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    }
-    for profile in &learned.profiles {
-        let suffix = profile.methods.suffix.as_ref();
-        if let Some(out) = &args.output {
-            let path = if per_site {
-                out.join(format!(
-                    "{}.profile.json",
-                    common::site_file_stem(&profile.site)
-                ))
-            } else {
-                out.clone()
-            };
-            profile.save(&path)?;
-            if let Some(m) = suffix {
-                eprintln!(
-                    "chaff: {}: {} pages, {} tokens, {} candidate strings, cutoff at {}% of pages, {} expressions -> {}",
-                    profile.site,
-                    profile.pages,
-                    m.tokens,
-                    m.candidates,
-                    m.histogram.cutoff,
-                    m.expressions.len(),
-                    path.display()
-                );
-            }
-            if let Some(m) = &profile.methods.align {
-                eprintln!(
-                    "chaff: {}: aligned {} of {} pages, template of {} tokens -> {}",
-                    profile.site,
-                    m.sample_pages,
-                    profile.pages,
-                    m.template.len(),
-                    path.display()
-                );
-            }
-        }
-        if let (Some(m), Some(out)) = (&profile.methods.forest, &args.output) {
-            eprintln!(
-                "chaff: {}: main content at {} (on {} of {} pages{}) -> {}",
-                profile.site,
-                m.xpath,
-                m.pages,
-                profile.pages,
-                m.css
-                    .as_deref()
-                    .map(|c| format!("; CSS {c}"))
-                    .unwrap_or_default(),
-                out.display()
-            );
-        }
-        if let (Some(plot), Some(m)) = (&args.plot, suffix) {
-            let path = if per_site {
-                site_plot_path(plot, &profile.site)
-            } else {
-                plot.clone()
-            };
-            crate::plot::histogram(&path, &profile.site, &m.histogram)?;
-        }
-        if args.print_regexes {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            for e in suffix.map(|m| m.expressions.as_slice()).unwrap_or_default() {
-                writeln!(out, "{}", e.regex)?;
-            }
-        }
-    }
-    Ok(status)
+    status
 }
 
-fn site_plot_path(plot: &std::path::Path, site: &str) -> PathBuf {
-    let stem = plot
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("histogram");
-    plot.with_file_name(format!("{stem}-{}.svg", common::site_file_stem(site)))
+/// One line on what a profile holds: per method, the figure a user checks first.
+pub fn summary(profile: &Profile) -> String {
+    let parts: Vec<String> = profile
+        .methods
+        .iter()
+        .map(|(name, model)| {
+            let count = |key: &str| model.get(key).and_then(|v| v.as_array()).map(Vec::len);
+            match (count("expressions"), count("template"), model.get("xpath")) {
+                (Some(n), _, _) => format!("{name}: {n} expressions"),
+                (_, Some(n), _) => format!("{name}: template of {n} tokens"),
+                (_, _, Some(x)) => format!("{name}: main content at {}", x.as_str().unwrap_or("?")),
+                _ => name.clone(),
+            }
+        })
+        .collect();
+    format!("{}: {} pages; {}", profile.site, profile.pages, parts.join("; "))
 }
 
+fn print_regexes(profile: &Profile) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let expressions = profile
+        .methods
+        .get("suffix")
+        .and_then(|m| m.get("expressions"))
+        .and_then(|e| e.as_array());
+    for e in expressions.into_iter().flatten() {
+        if let Some(re) = e.get("regex").and_then(|r| r.as_str()) {
+            writeln!(out, "{re}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The path of a site's profile in a per-site folder.
+pub fn profile_path(dir: &Path, site: &str) -> PathBuf {
+    dir.join(format!("{}.profile.json", common::site_file_stem(site)))
+}

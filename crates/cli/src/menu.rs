@@ -1,16 +1,14 @@
-//! `chaff menu`: each page's main menu (Alarte, Insa & Silva), and `chaff train-menu`: the
-//! method's weights and thresholds fitted to labelled pages.
+//! `chaff menu`: each page's main menu (Alarte, Insa & Silva), its selector and links.
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use chaff::corpus::{JsonlWriter, WriteOutcome};
 use chaff::{LoadOptions, load_page};
-use chaff_menu::{MenuParams, MenuReport};
+use chaff::methods::menu::{self, MenuParams, MenuReport};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 
-use crate::common::{self, InputArgs, Status};
+use chaff_cli::common::{self, InputArgs, Status};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum MenuFormat {
@@ -20,6 +18,7 @@ enum MenuFormat {
     Json,
 }
 
+/// Arguments of `chaff menu`.
 #[derive(Args)]
 pub struct MenuArgs {
     #[command(flatten)]
@@ -30,7 +29,7 @@ pub struct MenuArgs {
     /// Other pages of the same site: a menu must recur on one of them (Definition 5).
     #[arg(long, value_name = "DIR")]
     site_pages: Option<String>,
-    /// Parameters written by `chaff train-menu` (default: the built-in model; `--paper` for
+    /// Parameters written by `chaff-lab train-menu` (default: the built-in model; `--paper` for
     /// the paper's method and weights).
     #[arg(long, value_name = "FILE", conflicts_with = "paper")]
     params: Option<PathBuf>,
@@ -39,55 +38,18 @@ pub struct MenuArgs {
     paper: bool,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum TrainMethod {
-    /// The scored-element model (the default detector).
-    Model,
-    /// The paper's section 4.1 grid over its six weights and two thresholds.
-    Paper,
-}
-
-#[derive(Args)]
-pub struct TrainMenuArgs {
-    /// What to fit.
-    #[arg(long, value_enum, default_value = "model")]
-    method: TrainMethod,
-    /// Labelled pages in the format of ../shared/datasets/menu-labels/labels.json.
-    #[arg(long, value_name = "FILE")]
-    labels: PathBuf,
-    /// Cross-validation folds, by site (0 or 1: none).
-    #[arg(long, default_value_t = 5)]
-    folds: usize,
-    /// Where to write the fitted parameters (JSON, for `chaff menu --params`).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-}
-
-pub fn load_params(path: Option<&PathBuf>) -> anyhow::Result<MenuParams> {
-    let Some(path) = path else {
-        return Ok(MenuParams::default());
-    };
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let params = MenuParams::from_json(&text)
-        .with_context(|| format!("{}: not menu parameters", path.display()))?;
-    params
-        .validate()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(params)
-}
-
+/// Runs `chaff menu`.
 pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
     let params = if args.paper {
         MenuParams::PAPER
     } else {
-        load_params(args.params.as_ref())?
+        chaff_cli::flags::load_menu_params(args.params.as_ref())?
     };
     let load = LoadOptions {
         parse: args.input.parse_options(),
-        keep_source: false,
+        ..LoadOptions::default()
     };
-    let siblings: Vec<chaff_dom::Document> = match &args.site_pages {
+    let siblings: Vec<chaff::dom::Document> = match &args.site_pages {
         None => Vec::new(),
         Some(dir) => chaff::corpus::Pages::from_args(
             std::slice::from_ref(dir),
@@ -98,9 +60,9 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
         .filter_map(|p| load_page(p, &load).ok().map(|l| l.doc))
         .collect(),
     };
-    let prepared: Vec<chaff_menu::siblings::SiblingPage<'_>> = siblings
+    let prepared: Vec<menu::siblings::SiblingPage<'_>> = siblings
         .iter()
-        .map(chaff_menu::siblings::SiblingPage::new)
+        .map(menu::siblings::SiblingPage::new)
         .collect();
     let mut status = Status::Ok;
     let mut seen = 0usize;
@@ -119,9 +81,9 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
                 let page = page.map_err(chaff::Error::from)?;
                 let loaded = load_page(page, &load)?;
                 let menu = if prepared.is_empty() {
-                    chaff_menu::detect(&loaded.doc, &params)
+                    menu::detect(&loaded.doc, &params)
                 } else {
-                    chaff_menu::detect_with_prepared_siblings(&loaded.doc, &prepared, &params)
+                    menu::detect_with_prepared_siblings(&loaded.doc, &prepared, &params)
                 };
                 // Links are made absolute against the page's URL, else its declared one.
                 let base = loaded.url.as_deref().or(loaded.doc.declared_url());
@@ -167,56 +129,4 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
         anyhow::bail!("no pages found in the inputs");
     }
     Ok(status)
-}
-
-pub fn train(args: TrainMenuArgs) -> anyhow::Result<Status> {
-    let show = |what: &str, s: &chaff_menu::eval::Summary| {
-        outln!(
-            "{what:<28} pages {:>4}  P {:>6.2}  R {:>6.2}  F1 {:>6.2}  perfect {:>5.1}%",
-            s.pages,
-            100.0 * s.precision,
-            100.0 * s.recall,
-            100.0 * s.f1,
-            100.0 * s.perfect
-        )
-    };
-    if let TrainMethod::Model = args.method {
-        let opts = chaff_menu::model::FitOptions::default();
-        let (model, fitted, cv) =
-            chaff_menu::model::fit_from_labels(&args.labels, args.folds, &opts)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", args.labels.display()))?;
-        outln!("model of {} features", chaff_menu::model::FEATURES)?;
-        show("fitted (on its own pages)", &fitted)?;
-        if let Some(cv) = &cv {
-            show(
-                &format!("{}-fold cross-validation", cv.models.len()),
-                &cv.pooled,
-            )?;
-        }
-        if let Some(path) = &args.output {
-            let params = MenuParams {
-                model,
-                ..MenuParams::default()
-            };
-            chaff::corpus::atomic_write(path, params.to_json().as_bytes())?;
-            eprintln!("chaff: parameters -> {}", path.display());
-        }
-        return Ok(Status::Ok);
-    }
-    let grid = chaff_menu::train::Grid::paper();
-    let (trained, cv) = chaff_menu::train::train_from_labels(&args.labels, &grid, args.folds)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.labels.display()))?;
-    outln!("{} combinations of the paper's grid", trained.combinations)?;
-    show("fitted (on its own pages)", &trained.summary)?;
-    if let Some(cv) = &cv {
-        show(
-            &format!("{}-fold cross-validation", cv.folds.len()),
-            &cv.pooled,
-        )?;
-    }
-    if let Some(path) = &args.output {
-        chaff::corpus::atomic_write(path, trained.params.to_json().as_bytes())?;
-        eprintln!("chaff: parameters -> {}", path.display());
-    }
-    Ok(Status::Ok)
 }

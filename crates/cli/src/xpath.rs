@@ -1,12 +1,12 @@
-//! `chaff xpath EXPR PAGE...`: evaluates an XPath expression (the subset `chaff_dom::xpath`
+//! `chaff xpath EXPR PAGE...`: evaluates an XPath expression (the subset `chaff::dom::xpath`
 //! supports) on pages, so that a user can check and edit a wrapper.
 
 use chaff::corpus::{JsonlWriter, WriteOutcome};
 use chaff::{LoadOptions, load_page};
-use chaff_dom::XPath;
+use chaff::dom::XPath;
 use clap::{Args, ValueEnum};
 
-use crate::common::{self, InputArgs, Status};
+use chaff_cli::common::{self, InputArgs, Status};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum XPathFormat {
@@ -39,7 +39,7 @@ pub fn run(args: XPathArgs) -> anyhow::Result<Status> {
     let xpath = XPath::parse(&args.expr).map_err(|e| anyhow::anyhow!("{e}"))?;
     let load = LoadOptions {
         parse: args.input.parse_options(),
-        keep_source: false,
+        ..LoadOptions::default()
     };
     let pages: Vec<_> = args.input.pages()?.collect();
     let several = pages.len() > 1;
@@ -80,7 +80,7 @@ pub fn run(args: XPathArgs) -> anyhow::Result<Status> {
                         serde_json::json!({
                             "node": id.0,
                             "tag": if element { doc.tag(id) } else { "#text" },
-                            "selector": if element { chaff_dom::unique_selector(doc, id) } else { None },
+                            "selector": if element { chaff::dom::unique_selector(doc, id) } else { None },
                             "text": collapse(&doc.subtree_text(id)),
                         })
                     })

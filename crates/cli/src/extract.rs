@@ -1,0 +1,267 @@
+//! `chaff extract`: pages in, their main content out; with the profiles of their sites when
+//! there are any (`--profiles`, `--profile`, or learned on the fly with `--learn`), page by
+//! page otherwise.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use chaff::corpus::{CorpusError, JsonlWriter, OutputNames, Page, WriteOutcome, atomic_write};
+use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteChoice, SiteFrom};
+use clap::Args;
+use rayon::prelude::*;
+
+use chaff_cli::common::{self, InputArgs, Progress, Status};
+use chaff_cli::flags::{FormatArg, MethodArgs, PageMethodArgs};
+
+/// Pages extracted in parallel per batch; output keeps input order.
+const BATCH: usize = 64;
+
+/// Arguments of `chaff extract`.
+#[derive(Args)]
+pub struct ExtractArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Profiles by site, as `learn --per-site` writes them: each page gets its own site's
+    /// profile, and page-level extraction when its site has none.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["profile", "learn"])]
+    profiles: Option<PathBuf>,
+    /// One profile applied to every page, whatever its site.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "learn")]
+    profile: Option<PathBuf>,
+    /// Learn the sites of the input first (each with at least --min-site-pages pages), then
+    /// extract every page with its site's profile. Reads the input twice (three times to
+    /// count pages per site when their sites show without parsing); standard input is
+    /// buffered in memory.
+    #[arg(long)]
+    learn: bool,
+    /// With --learn: sites with fewer pages are extracted page by page.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    min_site_pages: usize,
+    #[command(flatten)]
+    methods: MethodArgs,
+    #[command(flatten)]
+    page_methods: PageMethodArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: FormatArg,
+    /// Write one file per page into this folder instead of stdout (JSON Lines when there are
+    /// several pages).
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+}
+
+/// Runs `chaff extract`.
+pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
+    let mut registry = args.methods.registry()?;
+    let page_methods = args.page_methods.register(&mut registry)?;
+    let site_from: SiteFrom = args.input.site_from.into();
+    let mut builder = Extractor::builder()
+        .registry(registry.clone())
+        .page_methods(page_methods)
+        .parse_options(args.input.parse_options())
+        .site_from(site_from);
+    if !args.methods.method.is_empty() {
+        builder = builder.site_methods(args.methods.method.iter().cloned());
+    }
+    if let Some(dir) = &args.profiles {
+        builder = builder.profiles(dir)?;
+    }
+    if let Some(file) = &args.profile {
+        builder = builder.profile_for_every_page(Profile::load(file)?);
+    }
+    // Standard input cannot be read twice: with --learn it is kept in memory.
+    let buffered = args.learn && args.input.inputs.iter().any(|i| i == "-");
+    let (kept, kept_errors): (Vec<PageItem>, Vec<PageItem>) = if buffered {
+        args.input.pages()?.partition(Result::is_ok)
+    } else {
+        Default::default()
+    };
+    let kept: Vec<Page> = kept.into_iter().flatten().collect();
+    let again = || -> anyhow::Result<Box<dyn Iterator<Item = PageItem> + '_>> {
+        Ok(if buffered {
+            Box::new(kept.iter().cloned().map(Ok))
+        } else {
+            Box::new(args.input.pages()?)
+        })
+    };
+    if args.learn {
+        let learner = Learner::new(&registry, &args.methods.names_or("suffix"))?
+            .parse_options(args.input.parse_options())
+            .site_from(site_from)
+            .min_pages(args.min_site_pages);
+        builder = builder.store(learn_sites(&learner, again()?, again()?, &args.input)?);
+    }
+    let extractor = builder.build()?;
+    for w in extractor.warnings() {
+        common::warn(w);
+    }
+    let output = Output {
+        format: args.format.into(),
+        dir: args.output.as_deref(),
+    };
+    let pages = again()?.chain(kept_errors);
+    write_extracted(&extractor, pages, &output, args.input.quiet)
+}
+
+type PageItem = Result<Page, CorpusError>;
+
+/// Learns every site of the input with enough pages: a first pass counts pages per site
+/// where that needs no parsing, so that each site is learned (and its material freed) as
+/// soon as its last page is read.
+fn learn_sites(
+    learner: &Learner,
+    count_pass: impl Iterator<Item = PageItem>,
+    learn_pass: impl Iterator<Item = PageItem>,
+    input: &InputArgs,
+) -> anyhow::Result<ProfileStore> {
+    let from = learner.load_options().site_from;
+    let mut counts: Option<HashMap<String, usize>> = Some(HashMap::new());
+    for page in count_pass.flatten() {
+        match (chaff::site_without_parsing(&page, from), counts.as_mut()) {
+            (Some(site), Some(c)) => *c.entry(site.as_str().to_string()).or_default() += 1,
+            (None, _) => counts = None,
+            (_, None) => {}
+        }
+    }
+    let progress = Progress::new(input.quiet, "learning");
+    let learned = learner.learn_counted(
+        learn_pass,
+        &SiteChoice::PerSite,
+        counts.as_ref(),
+        &|b| progress.page(b),
+    );
+    progress.finish();
+    let mut store = ProfileStore::new();
+    let learned = match learned {
+        Ok(l) => l,
+        Err(chaff::Error::NoPages) => return Ok(store),
+        Err(e) => return Err(e.into()),
+    };
+    for w in &learned.warnings {
+        common::warn(w);
+    }
+    for profile in learned.profiles {
+        eprintln!("chaff: learned {}", crate::learn::summary(&profile));
+        store.insert(profile);
+    }
+    Ok(store)
+}
+
+/// Where and how extracted pages go.
+struct Output<'a> {
+    format: Format,
+    dir: Option<&'a Path>,
+}
+
+/// Extracts every page (in parallel batches, output in input order) and writes the results:
+/// one file per page into the output folder, or to stdout (the bare content for a single
+/// page, JSON Lines for several).
+fn write_extracted(
+    ex: &Extractor,
+    pages: impl Iterator<Item = PageItem>,
+    out: &Output<'_>,
+    quiet: bool,
+) -> anyhow::Result<Status> {
+    if let Some(dir) = out.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut pages = pages.peekable();
+    let progress = Progress::new(quiet, "extracting");
+    let mut sink = Sink::default();
+    while pages.peek().is_some() {
+        let batch: Vec<PageItem> = pages.by_ref().take(BATCH).collect();
+        let only_one = sink.seen == 0 && batch.len() == 1 && pages.peek().is_none();
+        sink.seen += batch.len();
+        let results: Vec<_> = batch
+            .into_par_iter()
+            .map(|page| {
+                let page = page.map_err(chaff::Error::from)?;
+                let size = page.bytes.len() as u64;
+                let name_of = Page {
+                    bytes: Vec::new(),
+                    ..page.clone()
+                };
+                let extraction = ex.extract_page(page);
+                progress.page(size);
+                Ok::<_, chaff::Error>((name_of, extraction?))
+            })
+            .collect();
+        for r in results {
+            match r {
+                Ok((page, extraction)) => {
+                    if sink.write(out, only_one, &page, &extraction)? == WriteOutcome::Closed {
+                        progress.finish();
+                        return Ok(sink.status);
+                    }
+                }
+                Err(e) => {
+                    progress.warn(&e);
+                    sink.status = Status::Partial;
+                }
+            }
+        }
+    }
+    progress.finish();
+    sink.finish()
+}
+
+/// The output side of [`write_extracted`].
+#[derive(Default)]
+struct Sink {
+    status: Status,
+    names: OutputNames,
+    written: usize,
+    seen: usize,
+    jsonl: Option<JsonlWriter<std::io::StdoutLock<'static>>>,
+    single: Option<String>,
+}
+
+impl Sink {
+    fn write(
+        &mut self,
+        out: &Output<'_>,
+        only_one: bool,
+        page: &Page,
+        extraction: &chaff::Extraction,
+    ) -> anyhow::Result<WriteOutcome> {
+        self.written += 1;
+        if let Some(dir) = out.dir {
+            let name = self.names.name(page, self.written - 1, out.format.extension());
+            atomic_write(dir.join(&name), extraction.render(out.format).as_bytes())?;
+        } else if only_one {
+            self.single = Some(extraction.render(out.format));
+        } else {
+            let w = self
+                .jsonl
+                .get_or_insert_with(|| JsonlWriter::new(std::io::stdout().lock(), "stdout"));
+            return Ok(w.write(&extraction.record(out.format))?);
+        }
+        Ok(WriteOutcome::Written)
+    }
+
+    fn finish(mut self) -> anyhow::Result<Status> {
+        if let Some(w) = self.jsonl.as_mut() {
+            w.flush()?;
+        }
+        if let Some(text) = self.single {
+            let mut out = std::io::stdout().lock();
+            match out
+                .write_all(text.as_bytes())
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush())
+            {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                other => other?,
+            }
+        }
+        if self.seen == 0 {
+            anyhow::bail!("no pages found in the inputs");
+        }
+        if self.written == 0 {
+            anyhow::bail!("no page could be extracted");
+        }
+        Ok(self.status)
+    }
+}
