@@ -187,6 +187,11 @@ impl Extraction {
         &self.view
     }
 
+    /// The parsed page, its view and the fused labels, taken out.
+    pub fn into_parts(self) -> (Document, TextView, Labels) {
+        (self.doc, self.view, self.labels)
+    }
+
     fn meta(&self) -> PageMeta<'_> {
         PageMeta {
             source: &self.source,
@@ -212,7 +217,7 @@ impl Extraction {
             obj.insert("profile".into(), self.profile.clone().into());
             obj.insert(
                 "confidence".into(),
-                serde_json::json!((self.confidence * 1000.0).round() / 1000.0),
+                serde_json::json!((f64::from(self.confidence) * 1000.0).round() / 1000.0),
             );
             if let Some(nc) = self.no_content {
                 obj.insert("no_content".into(), nc.as_str().into());

@@ -269,12 +269,14 @@ impl Extractor {
                 verdicts.push(MethodVerdict::new(name, Scope::Site, Verdict::Abstain(why)));
             }
         }
+        let site_evidence = verdicts.iter().any(|v| v.verdict.evidence().is_some());
         for (m, compiled) in &inner.page_methods {
-            verdicts.push(MethodVerdict::new(
-                m.name(),
-                Scope::Page,
-                m.evidence(compiled, &input),
-            ));
+            let verdict = if inner.fuser.consults(m.name(), site_evidence) {
+                m.evidence(compiled, &input)
+            } else {
+                Verdict::Abstain("not consulted: the site's evidence decides".into())
+            };
+            verdicts.push(MethodVerdict::new(m.name(), Scope::Page, verdict));
         }
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);

@@ -35,6 +35,14 @@ pub struct Fused {
 pub trait Fuser: Send + Sync {
     /// Fuses the votes about one page.
     fn fuse(&self, page: &PageInput<'_>, votes: &[Vote<'_>]) -> Fused;
+
+    /// Whether the fuser reads a page-level method's evidence on a page that has site
+    /// evidence (`site_evidence`): the extractor does not compute what would be ignored.
+    /// True by default.
+    fn consults(&self, method: &str, site_evidence: bool) -> bool {
+        let _ = (method, site_evidence);
+        true
+    }
 }
 
 /// The default fuser: union of the site methods' removals, else the page-level classifier;
@@ -72,6 +80,11 @@ impl Fuser for UnionFuser {
         }
         let confidence = decision_margin(page, &labels);
         Fused { labels, confidence }
+    }
+
+    /// The page-level classifier is not consulted where a site method spoke.
+    fn consults(&self, method: &str, site_evidence: bool) -> bool {
+        !(site_evidence && method == "pagelevel")
     }
 }
 

@@ -107,4 +107,3 @@ pub mod methods {
         };
     }
 }
-

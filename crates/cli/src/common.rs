@@ -121,8 +121,13 @@ impl Progress {
 
     /// One more page of `bytes` bytes done.
     pub fn page(&self, bytes: u64) {
-        let n = self.pages.fetch_add(1, Ordering::Relaxed) + 1;
         self.bar.inc(bytes);
+        self.pages(1);
+    }
+
+    /// `n` more pages done whose bytes are not counted.
+    pub fn pages(&self, n: u64) {
+        let n = self.pages.fetch_add(n, Ordering::Relaxed) + n;
         self.bar.set_prefix(n.to_string());
     }
 

@@ -126,12 +126,9 @@ fn learn_sites(
         }
     }
     let progress = Progress::new(input.quiet, "learning");
-    let learned = learner.learn_counted(
-        learn_pass,
-        &SiteChoice::PerSite,
-        counts.as_ref(),
-        &|b| progress.page(b),
-    );
+    let learned = learner.learn_counted(learn_pass, &SiteChoice::PerSite, counts.as_ref(), &|b| {
+        progress.page(b)
+    });
     progress.finish();
     let mut store = ProfileStore::new();
     let learned = match learned {
@@ -228,7 +225,9 @@ impl Sink {
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
         if let Some(dir) = out.dir {
-            let name = self.names.name(page, self.written - 1, out.format.extension());
+            let name = self
+                .names
+                .name(page, self.written - 1, out.format.extension());
             atomic_write(dir.join(&name), extraction.render(out.format).as_bytes())?;
         } else if only_one {
             self.single = Some(extraction.render(out.format));

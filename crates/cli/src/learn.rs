@@ -119,7 +119,12 @@ pub fn summary(profile: &Profile) -> String {
             }
         })
         .collect();
-    format!("{}: {} pages; {}", profile.site, profile.pages, parts.join("; "))
+    format!(
+        "{}: {} pages; {}",
+        profile.site,
+        profile.pages,
+        parts.join("; ")
+    )
 }
 
 fn print_regexes(profile: &Profile) -> anyhow::Result<()> {

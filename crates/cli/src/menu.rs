@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use chaff::corpus::{JsonlWriter, WriteOutcome};
-use chaff::{LoadOptions, load_page};
 use chaff::methods::menu::{self, MenuParams, MenuReport};
+use chaff::{LoadOptions, load_page};
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 

@@ -158,4 +158,3 @@ pub fn run(args: SegmentArgs) -> anyhow::Result<Status> {
     }
     Ok(status)
 }
-

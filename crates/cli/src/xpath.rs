@@ -2,8 +2,8 @@
 //! supports) on pages, so that a user can check and edit a wrapper.
 
 use chaff::corpus::{JsonlWriter, WriteOutcome};
-use chaff::{LoadOptions, load_page};
 use chaff::dom::XPath;
+use chaff::{LoadOptions, load_page};
 use clap::{Args, ValueEnum};
 
 use chaff_cli::common::{self, InputArgs, Status};

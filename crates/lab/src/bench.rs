@@ -4,8 +4,8 @@
 //!   HTML, the thesis's Business Week collection), learned as one collection; or a synthetic
 //!   single-site collection of that size. Reports reading, parsing and mining times, total
 //!   wall time, MB/s and the process's peak resident memory.
-//! * `bench clean`: cleaning throughput with a profile, single-threaded (per core) and with
-//!   all threads.
+//! * `bench extract`: extraction throughput with a profile (`chaff::Extractor`, as `chaff
+//!   extract --profile` runs), single-threaded (per core) and with all threads.
 //! * `bench forest`: FOREST's learning time for 20 pages and its wrapper's time per page
 //!   beside the parse time per page.
 //!
@@ -15,12 +15,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page, Pages, PagesOptions};
-use chaff::{Cleaner, Format, LoadOptions, Profile, load_page};
+use chaff::{Extractor, Learner, LoadOptions, Profile, SiteChoice, SiteFrom, load_page};
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
 
-use crate::common::Status;
-use crate::learn::SuffixArgs;
+use chaff_cli::common::Status;
+use chaff_cli::flags::{AlignArgs, MethodArgs};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -32,12 +32,12 @@ pub struct BenchArgs {
 enum What {
     /// Time `learn` on a collection of pages treated as one site.
     Learn(LearnBench),
-    /// Time `clean` with a profile.
-    Clean(CleanBench),
+    /// Time `extract` with a profile.
+    Extract(CleanBench),
     /// Time the alignment method's learning per site for several sample sizes.
     Align(AlignBench),
     /// Crawl a local synthetic site with no delay: pages/s and resident memory.
-    Crawl(crate::crawl::CrawlBench),
+    Crawl(crate::crawl_bench::CrawlBench),
     /// Time FOREST: learning from 20 pages of a site, and applying the wrapper to a page
     /// beside parsing it.
     Forest(crate::forest_eval::ForestBench),
@@ -66,7 +66,7 @@ struct AlignBench {
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "inputs")]
     pair: Vec<String>,
     #[command(flatten)]
-    align: crate::learn::AlignArgs,
+    align: AlignArgs,
 }
 
 #[derive(Args)]
@@ -81,15 +81,15 @@ struct LearnBench {
     #[arg(long, conflicts_with = "inputs")]
     synthetic: bool,
     #[command(flatten)]
-    suffix: SuffixArgs,
+    methods: MethodArgs,
 }
 
 #[derive(Args)]
 struct CleanBench {
-    /// The profile to clean with.
+    /// The profile to extract with.
     #[arg(long, short)]
     profile: std::path::PathBuf,
-    /// Pages to clean.
+    /// Pages to extract.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
     /// Stop reading once this many bytes of pages are in.
@@ -117,9 +117,9 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
 pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
     match args.what {
         What::Learn(b) => learn(b),
-        What::Clean(b) => clean(b),
+        What::Extract(b) => extract(b),
         What::Align(b) => align(b),
-        What::Crawl(b) => crate::crawl::bench(b),
+        What::Crawl(b) => crate::crawl_bench::bench(b),
         What::Forest(b) => crate::forest_eval::bench(b),
         What::Pagelevel(b) => crate::pagelevel::bench(b),
     }
@@ -176,60 +176,39 @@ fn synthetic_pages(budget: u64) -> Vec<Page> {
     out
 }
 
+/// `chaff learn` on a collection in memory, through `chaff::Learner` as one site.
 fn learn(b: LearnBench) -> anyhow::Result<Status> {
-    let config = b.suffix.config()?;
+    let registry = b.methods.registry()?;
+    let learner =
+        Learner::new(&registry, &b.methods.names_or("suffix"))?.site_from(SiteFrom::Folder);
     let t0 = Instant::now();
-    let pages = if b.synthetic {
+    let mut pages = if b.synthetic {
         synthetic_pages(b.budget)
     } else {
         read_pages(&b.inputs, b.budget)?
     };
+    // One collection: every page in one folder, named by it.
+    for p in &mut pages {
+        p.folder = Some("collection".into());
+    }
     let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
     let n = pages.len();
     let read = t0.elapsed();
-
-    // Timed from here: what `chaff learn` does once pages are in memory.
     let t1 = Instant::now();
-    let view = config.view;
-    let load = LoadOptions {
-        keep_source: view == chaff_suffix::View::Raw,
-        ..LoadOptions::default()
-    };
-    let docs: Vec<String> = pages
-        .into_par_iter()
-        .filter_map(|p| {
-            let loaded = load_page(p, &load).ok()?;
-            Some(match view {
-                chaff_suffix::View::Text => loaded.view.text().to_string(),
-                chaff_suffix::View::Raw => loaded.text.unwrap_or_default(),
-            })
-        })
-        .collect();
-    let parse = t1.elapsed();
-    let t2 = Instant::now();
-    let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
-    let model = chaff_suffix::learn(&refs, &config)?;
-    let mine = t2.elapsed();
+    let learned = learner.learn(pages.into_iter().map(Ok), &SiteChoice::Single, &|_| {})?;
+    let wall = t1.elapsed().as_secs_f64();
     let total = t0.elapsed();
     let mb = bytes as f64 / 1e6;
+    let summary = learned
+        .profiles
+        .first()
+        .map(crate::profile_summary)
+        .unwrap_or_default();
+    outln!("learn: {n} pages, {mb:.1} MB of HTML; {summary}")?;
     outln!(
-        "learn ({} view): {n} pages, {mb:.1} MB of HTML, {} tokens, {} candidate strings, {} expressions",
-        if view == chaff_suffix::View::Text {
-            "text"
-        } else {
-            "raw"
-        },
-        model.tokens,
-        model.candidates,
-        model.expressions.len()
-    )?;
-    outln!(
-        "  read {:.2} s, parse {:.2} s, mine {:.2} s; learn wall {:.2} s ({:.1} MB/s), with reading {:.2} s",
+        "  read {:.2} s; learn wall (parse + mine) {wall:.2} s ({:.1} MB/s), with reading {:.2} s",
         read.as_secs_f64(),
-        parse.as_secs_f64(),
-        mine.as_secs_f64(),
-        (parse + mine).as_secs_f64(),
-        mb / (parse + mine).as_secs_f64(),
+        mb / wall,
         total.as_secs_f64()
     )?;
     outln!(
@@ -240,26 +219,19 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
-fn clean(b: CleanBench) -> anyhow::Result<Status> {
+/// `chaff extract --profile` on pages in memory: one thread, then all threads.
+fn extract(b: CleanBench) -> anyhow::Result<Status> {
     let profile = Profile::load(&b.profile)?;
-    let cleaner = Cleaner::new(profile, chaff_dom::ParseOptions::default())?;
-    let load = cleaner.load_options();
+    let summary = crate::profile_summary(&profile);
+    let ex = Extractor::builder()
+        .profile_for_every_page(profile)
+        .build()?;
     let pages = read_pages(&b.inputs, b.budget)?;
     let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
     let mb = bytes as f64 / 1e6;
     let one = |p: &Page| -> anyhow::Result<usize> {
-        let page = Page {
-            source: p.source.clone(),
-            url: p.url.clone(),
-            bytes: p.bytes.clone(),
-            charset: p.charset.clone(),
-            folder: p.folder.clone(),
-            media: p.media,
-        };
-        let loaded = load_page(page, &load)?;
-        Ok(cleaner.render(&loaded, Format::Text)?.len())
+        Ok(ex.extract(&p.bytes, p.url.as_deref())?.text().len())
     };
-    // Copying the page bytes is part of the loop in both cases; it costs well under 1%.
     let mut best = f64::INFINITY;
     for _ in 0..b.rounds.max(1) {
         let t = Instant::now();
@@ -275,14 +247,8 @@ fn clean(b: CleanBench) -> anyhow::Result<Status> {
     std::hint::black_box(out);
     let all = t.elapsed().as_secs_f64();
     outln!(
-        "clean: {} pages, {mb:.1} MB of HTML, {} expressions",
-        pages.len(),
-        cleaner
-            .profile()
-            .methods
-            .suffix
-            .as_ref()
-            .map_or(0, |m| m.expressions.len())
+        "extract: {} pages, {mb:.1} MB of HTML; {summary}",
+        pages.len()
     )?;
     outln!(
         "  one thread: {best:.2} s = {:.1} MB/s per core; {} threads: {all:.2} s = {:.1} MB/s",

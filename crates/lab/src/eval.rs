@@ -1,11 +1,13 @@
-//! `chaff eval`: scores against gold text, per page, per site and over a set.
+//! `chaff-lab eval`: scores against gold text, per page, per site and over a set.
 //!
 //! Three ways in:
 //! * `--dataset NAME --run suffix`: the whole protocol in one command — learn a profile per
-//!   site on the set's pages, clean them, score the cleaned text beside the page's whole
+//!   site on the set's pages and extract them, exactly as `chaff extract --learn
+//!   --site-from folder` does (`chaff::Learner::learn`, then `chaff::Extractor::extract_page`
+//!   with the learned profiles), and score the extracted text beside the page's whole
 //!   visible text;
 //! * `--dataset NAME --predictions FILE`: score predictions made elsewhere (JSON Lines with
-//!   `source` and `text`, as `chaff clean` writes them), matched to gold pages by `source`;
+//!   `source` and `text`, as `chaff extract` writes them), matched to gold pages by `source`;
 //! * `--synthetic`: generated sites with known labels; reports the share of template and
 //!   content words removed.
 
@@ -14,7 +16,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page};
-use chaff::{Cleaner, Format, LoadOptions, LoadedPage, Profile, learn_sites, load_page};
+use chaff::{
+    Extractor, Learner, LoadOptions, LoadedPage, ProfileStore, SiteChoice, SiteFrom, load_page,
+};
 use chaff_eval::synthetic::LabelledPage;
 use chaff_eval::{GoldPage, PageScore, SetReport};
 use chaff_synth::WordCounts;
@@ -22,8 +26,8 @@ use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::common::{self, Status};
-use crate::learn::{AlignArgs, ForestArgs, SuffixArgs};
+use chaff_cli::common::{self, Status};
+use chaff_cli::flags::{MethodArgs, ModelArgs};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Dataset {
@@ -51,6 +55,11 @@ pub enum Run {
     Align,
     /// Learn both and clean with both (a node goes when either removes it).
     SuffixAlign,
+    /// Learn the suffix method and FOREST (FOREST picks the content, the suffix method
+    /// removes inside it).
+    SuffixForest,
+    /// Learn the methods named by --method.
+    Methods,
     /// Learn FOREST's main-content XPath per site (on all its pages), then clean.
     Forest,
     /// Learn SiteLevel's repeated subtrees per site, then clean.
@@ -108,18 +117,11 @@ pub struct EvalArgs {
     #[arg(long)]
     per_page: bool,
     #[command(flatten)]
-    suffix: SuffixArgs,
-    /// Alignment: sample pages per site (t).
-    #[arg(long, default_value_t = chaff_align::model::DEFAULT_PAGES, value_name = "T")]
-    align_pages: usize,
+    pub(crate) methods: MethodArgs,
     /// Synthetic, alignment: report template-token precision and recall for each of these
     /// sample sizes (the paper's Table 2), e.g. 2,4,8,16,32.
     #[arg(long, value_delimiter = ',', value_name = "T,...")]
     sweep: Vec<usize>,
-    #[command(flatten)]
-    align: AlignArgs,
-    #[command(flatten)]
-    pub(crate) forest: ForestArgs,
     /// FOREST: draw the paper's Figure 5, F1 against the number of sample pages per site
     /// (1 to 20), as SVG.
     #[arg(long, value_name = "FILE.svg")]
@@ -128,7 +130,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE.svg")]
     fig6: Option<PathBuf>,
     #[command(flatten)]
-    pagelevel: crate::pagelevel::ModelArgs,
+    pagelevel: ModelArgs,
     /// L3S-GN1 and CANOLA: K-fold cross-validation on the set's own human labels (page i is
     /// in fold i mod K; each fold is scored by a model trained on the other folds).
     #[arg(long, value_name = "K")]
@@ -136,12 +138,17 @@ pub struct EvalArgs {
 }
 
 impl Run {
-    fn methods(self) -> chaff::MethodSet {
-        chaff::MethodSet {
-            suffix: matches!(self, Run::Suffix | Run::SuffixAlign),
-            align: matches!(self, Run::Align | Run::SuffixAlign),
-            forest: matches!(self, Run::Forest),
-            subtree: matches!(self, Run::Subtree),
+    /// The site-level methods a run learns (`--method` for [`Run::Methods`]).
+    fn method_names(self, args: &EvalArgs) -> Vec<&str> {
+        match self {
+            Run::Suffix => vec!["suffix"],
+            Run::Align => vec!["align"],
+            Run::SuffixAlign => vec!["suffix", "align"],
+            Run::SuffixForest => vec!["suffix", "forest"],
+            Run::Forest => vec!["forest"],
+            Run::Subtree => vec!["subtree"],
+            Run::Methods => args.methods.names_or("suffix"),
+            Run::Pagelevel | Run::Full => Vec::new(),
         }
     }
 }
@@ -229,7 +236,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
     }
     if args.fig5.is_some() || args.fig6.is_some() {
         crate::forest_eval::figures(
-            &args.forest,
+            &args.methods.forest,
             &sites,
             args.fig5.as_deref(),
             args.fig6.as_deref(),
@@ -245,7 +252,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
                 .collect::<Vec<_>>(),
             &args.pagelevel,
         )?,
-        (None, run) => run_learned(&args, &sites, run.methods())?,
+        (None, run) => run_learned(&args, &sites, &run.method_names(&args))?,
     };
     let mut rows = Vec::new();
     let mut all_cleaned = Vec::new();
@@ -324,104 +331,63 @@ fn datasets_root(args: &EvalArgs) -> anyhow::Result<PathBuf> {
     }
 }
 
-/// Learns a profile per site with `methods` (the suffix method with cross-site filtering
-/// across the sites) and cleans each page with it.
+/// Learns a profile per site with `methods` and extracts each page with it, through the
+/// same calls as `chaff extract --learn --site-from folder`: the pages, named by a folder per
+/// gold site, go through [`Learner::learn`] (per site, with cross-site filtering) and then
+/// [`Extractor::extract_page`] with the learned profiles; a site without a profile (one page,
+/// or no method could learn) gets page-level extraction.
 fn run_learned(
     args: &EvalArgs,
     sites: &[(String, Vec<(GoldPage, LoadedPage)>)],
-    methods: chaff::MethodSet,
+    methods: &[&str],
 ) -> anyhow::Result<BTreeMap<String, String>> {
-    let learnable: Vec<&(String, Vec<(GoldPage, LoadedPage)>)> =
-        sites.iter().filter(|(_, pages)| pages.len() >= 2).collect();
-    let mut profiles: BTreeMap<String, Profile> = if methods.suffix {
-        let config = args.suffix.config()?;
-        let view = config.view;
-        let texts: Vec<(String, Vec<&str>)> = learnable
+    let registry = args.methods.registry()?;
+    let pages = || {
+        sites
             .iter()
-            .map(|(site, pages)| {
-                let docs = pages
-                    .iter()
-                    .map(|(_, p)| match view {
-                        chaff_suffix::View::Text => p.view.text(),
-                        chaff_suffix::View::Raw => p.text.as_deref().unwrap_or(""),
-                    })
-                    .collect();
-                (site.clone(), docs)
-            })
-            .collect();
-        let (profiles, _) = learn_sites(&texts, &config, args.suffix.cross_site_min())?;
-        profiles.into_iter().map(|p| (p.site.clone(), p)).collect()
-    } else {
-        learnable
-            .iter()
-            .map(|(site, pages)| {
-                let p = Profile::new(site.clone(), pages.len() as u32, Default::default());
-                (site.clone(), p)
-            })
-            .collect()
+            .flat_map(|(site, pages)| pages.iter().map(move |(g, _)| gold_page_as_input(site, g)))
     };
-    if methods.align {
-        let config = args.align.config(args.align_pages)?;
-        for (site, pages) in &learnable {
-            let tokens: Vec<chaff_align::PageTokens> = pages
-                .par_iter()
-                .map(|(_, p)| chaff_align::tokenize(&p.doc, &config.tokens))
-                .collect();
-            let model = chaff_align::learn(&tokens, &config)?.model;
-            if let Some(p) = profiles.get_mut(site) {
-                p.methods.align = Some(model);
-            }
+    let learner = Learner::new(&registry, methods)?.site_from(SiteFrom::Folder);
+    let learned = learner.learn(pages(), &SiteChoice::PerSite, &|_| {})?;
+    for w in &learned.warnings {
+        common::warn(w);
+    }
+    let mut store = ProfileStore::new();
+    for p in learned.profiles {
+        store.insert(p);
+    }
+    let ex = Extractor::builder()
+        .registry(registry)
+        .store(store)
+        .site_from(SiteFrom::Folder)
+        .build()?;
+    let items: Vec<_> = pages().collect();
+    items
+        .into_par_iter()
+        .map(|page| {
+            let page = page?;
+            let source = page.source.clone();
+            Ok((source, ex.extract_page(page)?.text().to_string()))
+        })
+        .collect()
+}
+
+/// A gold page as a corpus page in a folder named after its gold site.
+fn gold_page_as_input(site: &str, g: &GoldPage) -> Result<Page, chaff::corpus::CorpusError> {
+    let bytes = chaff_eval::read_maybe_gz(&g.html_path).map_err(|e| {
+        chaff::corpus::CorpusError::Unreadable {
+            path: g.html_path.clone(),
+            source: e,
         }
-    }
-    if methods.forest {
-        let config = args.forest.config()?;
-        let feeds = args.forest.feeds()?;
-        for (site, pages) in &learnable {
-            let inputs: Vec<chaff_core::PageInput<'_>> =
-                pages.iter().map(|(_, p)| p.input()).collect();
-            match chaff_forest::learn(&inputs, &config, feeds.as_ref()) {
-                Ok(learned) => {
-                    if let Some(p) = profiles.get_mut(site) {
-                        p.methods.forest = Some(learned.model);
-                    }
-                }
-                Err(e) => common::warn(format!("{site}: {e}")),
-            }
-        }
-    }
-    if methods.subtree {
-        for (site, pages) in &learnable {
-            let hashes: Vec<_> = pages
-                .par_iter()
-                .map(|(_, p)| chaff_pagelevel::sitelevel::subtree_hashes(&p.doc))
-                .collect();
-            if let Some(p) = profiles.get_mut(site) {
-                p.methods.subtree = Some(chaff_pagelevel::sitelevel::learn(
-                    &hashes,
-                    chaff_pagelevel::SiteLevelConfig::default(),
-                ));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for (site, pages) in sites {
-        let Some(profile) = profiles.get(site) else {
-            // A single page: nothing to learn from; its prediction is its whole text.
-            for (_, p) in pages {
-                out.insert(p.source.clone(), p.view.text().to_string());
-            }
-            continue;
-        };
-        let cleaner = Cleaner::new(profile.clone(), chaff_dom::ParseOptions::default())?;
-        let texts: Vec<(String, String)> = pages
-            .par_iter()
-            .map(|(_, p)| {
-                Ok::<_, anyhow::Error>((p.source.clone(), cleaner.render(p, Format::Text)?))
-            })
-            .collect::<Result<_, _>>()?;
-        out.extend(texts);
-    }
-    Ok(out)
+    })?;
+    Ok(Page {
+        source: g.html_path.display().to_string(),
+        url: None,
+        bytes,
+        charset: None,
+        folder: Some(PathBuf::from(common::site_file_stem(site))),
+        media: Media::Html,
+    })
 }
 
 fn read_predictions(path: &std::path::Path) -> anyhow::Result<BTreeMap<String, String>> {
@@ -592,83 +558,17 @@ fn truncate(s: &str, n: usize) -> String {
 /// Synthetic sites: per style and overall, the share of template, menu and content words
 /// removed, measured against the generator's labels.
 fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
-    let config = args.suffix.config()?;
-    let align_config = args.align.config(args.align_pages)?;
-    if matches!(args.run, Run::Full) {
-        bail!("--synthetic scores a method: use --run suffix, align or suffix-align");
+    if matches!(args.run, Run::Full | Run::Pagelevel) {
+        bail!("--synthetic scores site learning: use --run suffix, align, suffix-align, ...");
     }
+    let registry = args.methods.registry()?;
+    let methods = args.run.method_names(args);
     let report = chaff_eval::synthetic::evaluate(
         1..=args.seeds,
         args.sites,
         args.pages,
         args.archive,
-        |sites| {
-            // Every site of a seed is learned, then cross-site filtered against the others.
-            let parsed: Vec<Vec<(chaff_dom::Document, chaff_dom::TextView)>> = sites
-                .iter()
-                .map(|site| {
-                    site.pages
-                        .par_iter()
-                        .map(|p| {
-                            let doc = p.parse()?;
-                            let view = chaff_dom::TextView::new(&doc);
-                            Ok((doc, view))
-                        })
-                        .collect::<Result<Vec<_>, chaff_dom::DomError>>()
-                })
-                .collect::<Result<_, _>>()?;
-            let methods = args.run.methods();
-            let mut suffix_models = Vec::new();
-            if methods.suffix {
-                let learnable: Vec<(String, Vec<&str>)> = sites
-                    .iter()
-                    .zip(&parsed)
-                    .map(|(s, pages)| {
-                        (
-                            s.domain.clone(),
-                            pages.iter().map(|(_, v)| v.text()).collect(),
-                        )
-                    })
-                    .collect();
-                let (profiles, _) = learn_sites(&learnable, &config, args.suffix.cross_site_min())?;
-                for profile in profiles {
-                    suffix_models.push(Some(chaff_suffix::CompiledSuffix::new(
-                        profile.methods.suffix.context("no suffix model")?,
-                    )?));
-                }
-            } else {
-                suffix_models.resize_with(sites.len(), || None);
-            }
-            let mut out = Vec::new();
-            for (pages, suffix) in parsed.into_iter().zip(suffix_models) {
-                let align = if methods.align {
-                    let tokens: Vec<chaff_align::PageTokens> = pages
-                        .par_iter()
-                        .map(|(doc, _)| chaff_align::tokenize(doc, &align_config.tokens))
-                        .collect();
-                    let model = chaff_align::learn(&tokens, &align_config)?.model;
-                    Some(chaff_align::CompiledAlign::new(model))
-                } else {
-                    None
-                };
-                out.push(
-                    pages
-                        .into_par_iter()
-                        .map(|(doc, view)| {
-                            let mut labels = match &suffix {
-                                Some(m) => m.label_view(&doc, &view),
-                                None => chaff_core::Labels::all_content(doc.len()),
-                            };
-                            if let Some(a) = &align {
-                                labels.union(&a.label_doc(&doc));
-                            }
-                            LabelledPage { doc, view, labels }
-                        })
-                        .collect(),
-                );
-            }
-            Ok::<_, anyhow::Error>(out)
-        },
+        |sites| synthetic_seed(&registry, &methods, sites),
     )?;
     if args.json {
         let styles: BTreeMap<String, serde_json::Value> = report
@@ -708,6 +608,50 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
         }
     }
     Ok(Status::Ok)
+}
+
+/// One seed's sites learned together (per site, cross-site filtered) and every page
+/// extracted with its site's profile, through the facade as `chaff extract --learn` does.
+fn synthetic_seed(
+    registry: &chaff::Registry,
+    methods: &[&str],
+    sites: &[chaff_synth::SynthSite],
+) -> anyhow::Result<Vec<Vec<LabelledPage>>> {
+    let pages = sites.iter().flat_map(|s| {
+        s.pages.iter().map(|p| {
+            Ok(Page {
+                source: p.file.clone(),
+                url: Some(p.url.clone()),
+                bytes: p.html.as_bytes().to_vec(),
+                charset: None,
+                folder: None,
+                media: Media::Html,
+            })
+        })
+    });
+    let learner = Learner::new(registry, methods)?;
+    let learned = learner.learn(pages, &SiteChoice::PerSite, &|_| {})?;
+    let mut store = ProfileStore::new();
+    for p in learned.profiles {
+        store.insert(p);
+    }
+    let ex = Extractor::builder()
+        .registry(registry.clone())
+        .store(store)
+        .build()?;
+    sites
+        .iter()
+        .map(|s| {
+            s.pages
+                .par_iter()
+                .map(|p| {
+                    let (doc, view, labels) =
+                        ex.extract(p.html.as_bytes(), Some(&p.url))?.into_parts();
+                    Ok(LabelledPage { doc, view, labels })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn counts_json(c: &WordCounts) -> serde_json::Value {
@@ -842,7 +786,7 @@ fn synthetic_sweep(args: &EvalArgs) -> anyhow::Result<Status> {
                 .par_iter()
                 .map(|p| p.parse())
                 .collect::<Result<_, _>>()?;
-            let base = args.align.config(2)?;
+            let base = args.methods.align.config(2)?;
             let tokens: Vec<chaff_align::PageTokens> = docs
                 .par_iter()
                 .map(|d| chaff_align::tokenize(d, &base.tokens))
@@ -868,7 +812,7 @@ fn synthetic_sweep(args: &EvalArgs) -> anyhow::Result<Status> {
             };
             pages_seen += tokens.len() as u64;
             for row in &mut rows {
-                let config = args.align.config(row.t)?;
+                let config = args.methods.align.config(row.t)?;
                 let start = Instant::now();
                 let learned = chaff_align::learn(&tokens, &config)?;
                 row.learn_ms += start.elapsed().as_secs_f64() * 1000.0;

@@ -2,19 +2,21 @@
 //! paper's Figure 5) and against the number of signifiers per page (Figure 6).
 //!
 //! For each point, FOREST learns a wrapper per site from the site's first `n` pages (Figure
-//! 5; every page for Figure 6) and cleans every page of the site with it; the points are the
+//! 5; every page for Figure 6) with `chaff::Learner` and every page of the site is extracted
+//! with it by `chaff::Extractor` (page-level extraction where nothing could be learned); the points are the
 //! set's 4-gram shingle and word-bigram F1 (of the mean precision and recall), beside the
 //! COVERAGE baseline and the uncleaned page. Both figures are printed as tables too.
 
 use std::path::Path;
 
-use chaff::LoadedPage;
-use chaff_core::{Labeler, Labels, PageInput};
+use chaff::methods::forest::ForestMethod;
+use chaff::{Extractor, Learner, LoadedPage, Registry};
+use chaff_cli::flags::ForestArgs;
+use chaff_core::Method;
 use chaff_eval::GoldPage;
 use chaff_forest::{ForestConfig, Ranking};
 use rayon::prelude::*;
 
-use crate::learn::ForestArgs;
 use crate::plot::{Line, lines};
 
 /// The most sample pages Figure 5 goes to.
@@ -26,24 +28,24 @@ type Sites = [(String, Vec<(GoldPage, LoadedPage)>)];
 
 /// 4-gram and bigram F1 over the set when each site learns from its first `pages` pages.
 fn score(sites: &Sites, config: &ForestConfig, pages: usize) -> (f64, f64) {
+    let Ok(mut registry) = Registry::builtin() else {
+        return (f64::NAN, f64::NAN);
+    };
+    registry.register(ForestMethod {
+        config: config.clone(),
+        feeds: None,
+    });
     let scores: Vec<chaff_eval::PageScore> = sites
         .par_iter()
-        .flat_map_iter(|(_, site)| {
-            let inputs: Vec<PageInput<'_>> = site
+        .flat_map_iter(|(site, pages_of)| {
+            let ex = site_extractor(&registry, site, pages_of, pages);
+            pages_of
                 .iter()
-                .take(pages.max(1))
-                .map(|(_, p)| p.input())
-                .collect();
-            let compiled = chaff_forest::learn(&inputs, config, None)
-                .ok()
-                .and_then(|l| l.model.compile().ok());
-            site.iter()
                 .map(|(g, p)| {
-                    let labels = match &compiled {
-                        Some(c) => c.label(&p.input()),
-                        None => Labels::all_content(p.doc.len()),
-                    };
-                    let text = chaff_extract::text(&p.view, &labels);
+                    let text = ex
+                        .as_ref()
+                        .map(|ex| ex.extract_loaded(p.clone()).text().to_string())
+                        .unwrap_or_default();
                     chaff_eval::score_page(&g.id, &text, &g.gold_text)
                 })
                 .collect::<Vec<_>>()
@@ -51,6 +53,28 @@ fn score(sites: &Sites, config: &ForestConfig, pages: usize) -> (f64, f64) {
         .collect();
     let report = chaff_eval::aggregate(scores);
     (report.shingle4.f1_of_means, report.bigram.f1_of_means)
+}
+
+/// The extractor for one site: FOREST learned from its first `pages` pages, page-level
+/// extraction when it learns nothing (as `chaff extract --learn` does).
+fn site_extractor(
+    registry: &Registry,
+    site: &str,
+    pages_of: &[(GoldPage, LoadedPage)],
+    pages: usize,
+) -> Option<Extractor> {
+    let sample: Vec<LoadedPage> = pages_of
+        .iter()
+        .take(pages.max(1))
+        .map(|(_, p)| p.clone())
+        .collect();
+    let builder = Extractor::builder().registry(registry.clone());
+    let builder =
+        match Learner::new(registry, &["forest"]).and_then(|l| l.learn_pages(site, &sample)) {
+            Ok(profile) => builder.profile_for_every_page(profile),
+            Err(_) => builder,
+        };
+    builder.build().ok()
 }
 
 /// The uncleaned pages' 4-gram F1.
@@ -162,7 +186,7 @@ pub struct ForestBench {
 }
 
 /// Runs `bench forest` single-threaded, keeping the best of `rounds` for each figure.
-pub fn bench(b: ForestBench) -> anyhow::Result<crate::common::Status> {
+pub fn bench(b: ForestBench) -> anyhow::Result<chaff_cli::common::Status> {
     use std::time::Instant;
     let config = b.forest.config()?;
     let raw: Vec<chaff::corpus::Page> =
@@ -186,27 +210,41 @@ pub fn bench(b: ForestBench) -> anyhow::Result<crate::common::Status> {
         parse_best = parse_best.min(start.elapsed().as_secs_f64());
     }
     let n = b.pages.min(loaded.len()).max(1);
-    let inputs: Vec<PageInput<'_>> = loaded.iter().take(n).map(|p| p.input()).collect();
+    let method = ForestMethod {
+        config,
+        feeds: None,
+    };
+    let mut registry = Registry::builtin()?;
+    registry.register(method.clone());
+    let learner = Learner::new(&registry, &["forest"])?;
     let mut learn_best = f64::MAX;
-    let mut model = None;
+    let mut profile = None;
     for _ in 0..rounds {
         let start = Instant::now();
-        let learned = chaff_forest::learn(&inputs, &config, None)?;
+        let learned = learner.learn_pages("site", &loaded[..n])?;
         learn_best = learn_best.min(start.elapsed().as_secs_f64());
-        model = Some(learned.model);
+        profile = Some(learned);
     }
-    let Some(model) = model else {
+    let Some(model) = profile.and_then(|p| p.methods.get("forest").cloned()) else {
         anyhow::bail!("nothing learned");
     };
-    let compiled = model.compile()?;
+    let model: chaff_forest::ForestModel = serde_json::from_value(model)?;
+    // Applying the wrapper alone: the method's evidence, without parsing or fusion.
+    let compiled = method.compile(Some(model.clone()))?;
     let mut apply_best = f64::MAX;
     let mut kept = 0usize;
     for _ in 0..rounds {
         let start = Instant::now();
         kept = 0;
         for p in &loaded {
-            let labels = compiled.label(&p.input());
-            kept += labels.roles().iter().filter(|r| !r.is_template()).count();
+            if let Some(e) = method.evidence(&compiled, &p.input()).evidence() {
+                kept += e
+                    .labels()
+                    .roles()
+                    .iter()
+                    .filter(|r| !r.is_template())
+                    .count();
+            }
         }
         apply_best = apply_best.min(start.elapsed().as_secs_f64());
     }
@@ -228,7 +266,7 @@ pub fn bench(b: ForestBench) -> anyhow::Result<crate::common::Status> {
         apply_best / pages * 1e3,
         apply_best / parse_best
     );
-    Ok(crate::common::Status::Ok)
+    Ok(chaff_cli::common::Status::Ok)
 }
 
 /// The four curves of Figures 5 and 6: FOREST by 4-gram shingles and by word bigrams,

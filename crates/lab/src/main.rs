@@ -14,6 +14,7 @@ macro_rules! outln {
 }
 
 mod bench;
+mod crawl_bench;
 mod eval;
 mod forest_eval;
 mod menu;
@@ -46,6 +47,8 @@ enum Command {
     TrainMenu(menu::TrainMenuArgs),
     /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
     Train(pagelevel::TrainArgs),
+    /// Draw a suffix model's document-frequency histogram with its cutoff, as SVG.
+    PlotHistogram(plot::HistogramArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => synth::run(args),
         Command::TrainMenu(args) => menu::train(args),
         Command::Train(args) => pagelevel::train(args),
+        Command::PlotHistogram(args) => plot::plot_histogram(args),
     };
     match result {
         Ok(status) => status.into(),
@@ -67,4 +71,24 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// One line on what a profile holds (site, pages, models).
+fn profile_summary(profile: &chaff::Profile) -> String {
+    let models: Vec<String> = profile
+        .methods
+        .iter()
+        .map(
+            |(name, model)| match model.get("expressions").and_then(|e| e.as_array()) {
+                Some(e) => format!("{name} ({} expressions)", e.len()),
+                None => name.clone(),
+            },
+        )
+        .collect();
+    format!(
+        "{}: {} pages; {}",
+        profile.site,
+        profile.pages,
+        models.join(", ")
+    )
 }

@@ -1,12 +1,14 @@
-//! `chaff segment`, `chaff extract` and `chaff train`: the page-level method (Chakrabarti,
-//! Kumar & Punera), which needs no profile; and its evaluation on block-labelled sets.
+//! `chaff-lab train`: the page-level classifier's training recipe (Chakrabarti, Kumar &
+//! Punera); its evaluation on block-labelled sets; page-level predictions and timing through
+//! the facade.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page};
-use chaff::{CleanedPage, LoadOptions, load_page};
+use chaff::methods::pagelevel::PageLevelMethod;
+use chaff::{Extractor, LoadOptions, Registry, load_page};
 use chaff_eval::{BlockGold, BlockPage};
 use chaff_pagelevel::train::{Examples, TrainOptions, TrainPage};
 use chaff_pagelevel::{ApplyOptions, PageModel};
@@ -14,249 +16,8 @@ use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::clean::FormatArg;
-use crate::common::{self, InputArgs, Status};
-
-/// How to apply the page-level model.
-#[derive(Args, Clone, Debug)]
-pub struct ModelArgs {
-    /// A model written by `chaff train` (default: the built-in one).
-    #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
-    /// Use the classifier's scores as they are (the paper's PageLevel-Basic).
-    #[arg(long)]
-    no_smooth: bool,
-    /// The smoothing constant c in the penalty c·A/Ai (default: the model's, 0.01).
-    #[arg(long, value_name = "C")]
-    c: Option<f64>,
-    /// Smoothed templateness at or above which a node is template (default: the model's).
-    #[arg(long, value_name = "SCORE")]
-    threshold: Option<f64>,
-    /// Weigh every node once in the smoothing's distance, as the paper does (default: by
-    /// the words each node holds itself).
-    #[arg(long)]
-    node_weights: bool,
-}
-
-impl ModelArgs {
-    fn load(&self) -> anyhow::Result<PageModel> {
-        match &self.model {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                PageModel::from_json(&text).with_context(|| format!("in {}", path.display()))
-            }
-            None => Ok(PageModel::builtin()?.clone()),
-        }
-    }
-
-    fn apply(&self) -> anyhow::Result<ApplyOptions> {
-        if let Some(c) = self.c
-            && !(c.is_finite() && c >= 0.0)
-        {
-            bail!("--c must be a non-negative number");
-        }
-        if let Some(t) = self.threshold
-            && !(0.0..=1.0).contains(&t)
-        {
-            bail!("--threshold must be between 0 and 1");
-        }
-        Ok(ApplyOptions {
-            smooth: !self.no_smooth,
-            c: self.c,
-            threshold: self.threshold,
-            weights: if self.node_weights {
-                chaff_pagelevel::SmoothWeights::Nodes
-            } else {
-                chaff_pagelevel::SmoothWeights::Words
-            },
-        })
-    }
-}
-
-#[derive(Args)]
-pub struct ExtractArgs {
-    #[command(flatten)]
-    input: InputArgs,
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: FormatArg,
-    /// Write one file per page into this directory instead of stdout.
-    #[arg(short, long, value_name = "DIR")]
-    output: Option<PathBuf>,
-}
-
-pub fn extract(args: ExtractArgs) -> anyhow::Result<Status> {
-    let model = args.model.load()?;
-    let opts = args.model.apply()?;
-    let load = LoadOptions {
-        parse: args.input.parse_options(),
-        ..LoadOptions::default()
-    };
-    crate::clean::write_cleaned(
-        &args.input,
-        args.format.into(),
-        args.output.as_deref(),
-        &|page| {
-            let page = load_page(page, &load)?;
-            let scores = chaff_pagelevel::score_page(
-                &model,
-                &page.doc,
-                &page.view,
-                page.url.as_deref(),
-                None,
-                opts,
-            );
-            Ok(CleanedPage::new(page, scores.labels()))
-        },
-    )
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum SegmentFormat {
-    Text,
-    Json,
-}
-
-#[derive(Args)]
-pub struct SegmentArgs {
-    #[command(flatten)]
-    input: InputArgs,
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Output format: an indented outline, or JSON Lines (one object per page).
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: SegmentFormat,
-}
-
-#[derive(Serialize)]
-struct SegmentRecord {
-    node: u32,
-    selector: String,
-    depth: usize,
-    templateness: f32,
-    template: bool,
-    words: u32,
-    text: String,
-}
-
-/// A selector for a segment root; a text node is named by its parent's selector and
-/// `::text` (CSS has no selector for text).
-fn node_selector(doc: &chaff_dom::Document, node: chaff_dom::NodeId) -> String {
-    if doc.is_text(node) {
-        let parent = doc
-            .parent(node)
-            .and_then(|p| chaff_dom::select::unique_selector(doc, p))
-            .unwrap_or_default();
-        format!("{parent}::text")
-    } else {
-        chaff_dom::select::unique_selector(doc, node).unwrap_or_default()
-    }
-}
-
-/// The first words of a node's visible text.
-fn snippet(page: &chaff::LoadedPage, node: chaff_dom::NodeId, words: usize) -> String {
-    let end = page.doc.subtree_end(node);
-    let mut out = Vec::new();
-    for seg in page.view.segments() {
-        if seg.node.0 >= node.0 && seg.node.0 < end.0 {
-            for w in page
-                .view
-                .text()
-                .get(seg.range())
-                .unwrap_or("")
-                .split_whitespace()
-            {
-                out.push(w);
-                if out.len() >= words {
-                    return format!("{} …", out.join(" "));
-                }
-            }
-        }
-    }
-    out.join(" ")
-}
-
-pub fn segment(args: SegmentArgs) -> anyhow::Result<Status> {
-    let model = args.model.load()?;
-    let opts = args.model.apply()?;
-    let load = LoadOptions {
-        parse: args.input.parse_options(),
-        ..LoadOptions::default()
-    };
-    let mut status = Status::Ok;
-    let mut any = false;
-    for page in args.input.pages()? {
-        let page = match page
-            .map_err(chaff::Error::from)
-            .and_then(|p| load_page(p, &load))
-        {
-            Ok(p) => p,
-            Err(e) => {
-                common::warn(&e);
-                status = Status::Partial;
-                continue;
-            }
-        };
-        any = true;
-        let scores = chaff_pagelevel::score_page(
-            &model,
-            &page.doc,
-            &page.view,
-            page.url.as_deref(),
-            None,
-            opts,
-        );
-        let segments = scores.segments();
-        // Depth among segments: how many segment ancestors each has.
-        let mut records = Vec::with_capacity(segments.len());
-        let mut open: Vec<chaff_dom::NodeId> = Vec::new();
-        for s in &segments {
-            while open
-                .last()
-                .is_some_and(|&top| !page.doc.contains(top, s.node))
-            {
-                open.pop();
-            }
-            records.push(SegmentRecord {
-                node: s.node.0,
-                selector: node_selector(&page.doc, s.node),
-                depth: open.len(),
-                templateness: (s.score * 1000.0).round() / 1000.0,
-                template: s.template,
-                words: s.words,
-                text: snippet(&page, s.node, 12),
-            });
-            open.push(s.node);
-        }
-        match args.format {
-            SegmentFormat::Json => {
-                let v = serde_json::json!({"source": page.source, "segments": records});
-                outln!("{v}")?;
-            }
-            SegmentFormat::Text => {
-                outln!("# {}", page.source)?;
-                for r in &records {
-                    outln!(
-                        "{}{:.3} {} {} ({} words) {}",
-                        "  ".repeat(r.depth),
-                        r.templateness,
-                        if r.template { "template" } else { "content " },
-                        r.selector,
-                        r.words,
-                        r.text
-                    )?;
-                }
-            }
-        }
-    }
-    if !any {
-        bail!("no page could be read");
-    }
-    Ok(status)
-}
+use chaff_cli::common::{self, Status};
+use chaff_cli::flags::ModelArgs;
 
 /// Data sets `chaff train` can take its sites from.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -425,7 +186,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
         lambda: args.lambda,
         ..TrainOptions::default()
     };
-    let bar = common::progress(args.quiet, "training on");
+    let bar = common::Progress::new(args.quiet, "training on");
     let mut examples = Examples::default();
     let mut status = Status::Ok;
     let mut note = Vec::new();
@@ -452,7 +213,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
                 train_page(bytes, path.display().to_string(), url.clone()).ok()
             })
             .collect();
-        bar.inc(pages.len() as u64);
+        bar.pages(pages.len() as u64);
         examples.extend(chaff_pagelevel::train::site_examples(&pages, &opts));
     }
     // Human block labels.
@@ -475,7 +236,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
                 .par_iter()
                 .filter_map(|page| block_examples(page, &opts))
                 .collect();
-            bar.inc(pages.len() as u64);
+            bar.pages(pages.len() as u64);
             for e in sets {
                 examples.extend(e);
             }
@@ -484,19 +245,15 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
     // Sites from the command line.
     let mut groups: BTreeMap<String, Vec<TrainPage>> = BTreeMap::new();
     let mut load_group = |key: Option<String>, inputs: Vec<String>| -> anyhow::Result<()> {
-        let input = InputArgs {
-            inputs,
-            max_page_size: 64 << 20,
-            quiet: true,
-        };
-        for page in input.pages()? {
+        let pages = chaff::corpus::Pages::from_args(&inputs, Default::default())?;
+        for page in pages {
             let loaded = page
                 .map_err(chaff::Error::from)
                 .and_then(|p| load_page(p, &LoadOptions::default()));
             match loaded {
                 Ok(p) => {
                     let k = key.clone().unwrap_or_else(|| p.site.as_str().to_string());
-                    bar.inc(1);
+                    bar.pages(1);
                     groups.entry(k).or_default().push(TrainPage {
                         url: p.url.or_else(|| p.doc.declared_url().map(str::to_string)),
                         doc: p.doc,
@@ -504,7 +261,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
                     });
                 }
                 Err(e) => {
-                    bar.suspend(|| common::warn(&e));
+                    bar.warn(&e);
                     status = Status::Partial;
                 }
             }
@@ -527,7 +284,7 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
         }
         examples.extend(chaff_pagelevel::train::site_examples(pages, &opts));
     }
-    bar.finish_and_clear();
+    bar.finish();
     if examples.rows.is_empty() {
         bail!("no site with two or more readable pages: nothing to learn from");
     }
@@ -879,16 +636,25 @@ pub fn predict_texts<'a>(
     pages: impl IntoParallelIterator<Item = &'a chaff::LoadedPage>,
     model_args: &ModelArgs,
 ) -> anyhow::Result<BTreeMap<String, String>> {
-    let model = model_args.load()?;
-    let opts = model_args.apply()?;
+    let ex = pagelevel_extractor(model_args)?;
     Ok(pages
         .into_par_iter()
         .map(|p| {
-            let s =
-                chaff_pagelevel::score_page(&model, &p.doc, &p.view, p.url.as_deref(), None, opts);
-            (p.source.clone(), chaff_extract::text(&p.view, &s.labels()))
+            let text = ex.extract_loaded(p.clone()).text().to_string();
+            (p.source.clone(), text)
         })
         .collect())
+}
+
+/// The extractor `chaff extract` builds without profiles, with the page-level model and
+/// options these flags give.
+pub fn pagelevel_extractor(model_args: &ModelArgs) -> anyhow::Result<Extractor> {
+    let mut registry = Registry::builtin()?;
+    registry.register(PageLevelMethod {
+        model: std::sync::Arc::new(model_args.load()?),
+        options: model_args.apply()?,
+    });
+    Ok(Extractor::builder().registry(registry).build()?)
 }
 
 #[derive(Args)]
@@ -903,27 +669,32 @@ pub struct PagelevelBench {
     model: ModelArgs,
 }
 
-/// `chaff bench pagelevel`: per page, the best of `rounds` runs of parse + classify + smooth +
-/// text extraction on the calling thread, and of the smoothing step alone.
+/// `chaff-lab bench pagelevel`: per page, the best of `rounds` runs of `Extractor::extract`
+/// (parse, classify, smooth, text: what `chaff extract` does per page) on the calling
+/// thread, of parsing alone, and of the smoothing step alone.
 pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
     use std::time::{Duration, Instant};
     let model = args.model.load()?;
     let opts = args.model.apply()?;
-    let input = InputArgs {
-        inputs: args.inputs.clone(),
-        max_page_size: 64 << 20,
-        quiet: true,
-    };
+    let ex = pagelevel_extractor(&args.model)?;
+    let options = chaff::corpus::PagesOptions::default();
+    let input = chaff::corpus::Pages::from_args(&args.inputs, options)?;
     let rounds = args.rounds.max(1);
     let (mut pages, mut bytes, mut nodes) = (0usize, 0usize, 0usize);
     let (mut parse_t, mut total_t, mut smooth_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let mut max_tree = (0usize, Duration::ZERO);
-    for page in input.pages()? {
+    for page in input {
         let Ok(page) = page else { continue };
         let (mut best_parse, mut best_total, mut best_smooth) =
             (Duration::MAX, Duration::MAX, Duration::MAX);
         let mut tree_nodes = 0;
         for _ in 0..rounds {
+            let start = Instant::now();
+            let Ok(extraction) = ex.extract(&page.bytes, None) else {
+                break;
+            };
+            std::hint::black_box(extraction.text());
+            let total = start.elapsed();
             let start = Instant::now();
             let Ok(doc) = chaff_dom::parse(&page.bytes) else {
                 break;
@@ -931,9 +702,6 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
             let view = chaff_dom::TextView::new(&doc);
             let parsed = start.elapsed();
             let scores = chaff_pagelevel::score_page(&model, &doc, &view, None, None, opts);
-            let text = chaff_extract::text(&view, &scores.labels());
-            std::hint::black_box(&text);
-            let total = start.elapsed();
             // Smoothing alone, on the same contracted tree.
             let gamma: Vec<f64> = scores
                 .area
@@ -971,10 +739,10 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
     }
     let per = |d: Duration| d.as_secs_f64() * 1000.0 / pages as f64;
     outln!(
-        "{pages} pages, mean {:.1} KB: parse {:.2} ms, parse+segment+extract {:.2} ms, of which smoothing {:.3} ms per page (one thread, best of {rounds})",
+        "{pages} pages, mean {:.1} KB: extract (Extractor::extract: parse, classify, smooth, text) {:.2} ms, of which parse {:.2} ms and smoothing {:.3} ms per page (one thread, best of {rounds})",
         bytes as f64 / pages as f64 / 1000.0,
-        per(parse_t),
         per(total_t),
+        per(parse_t),
         per(smooth_t)
     )?;
     outln!(

@@ -7,6 +7,31 @@ use anyhow::Context;
 use chaff_suffix::cutoff::Histogram;
 use plotters::prelude::*;
 
+/// Arguments of `chaff-lab plot-histogram`.
+#[derive(clap::Args)]
+pub struct HistogramArgs {
+    /// A profile with a suffix model (as `chaff learn` writes it).
+    #[arg(value_name = "PROFILE")]
+    profile: std::path::PathBuf,
+    /// Where to write the SVG.
+    #[arg(short, long, value_name = "FILE.svg")]
+    output: std::path::PathBuf,
+}
+
+/// Runs `chaff-lab plot-histogram`: the suffix model's document-frequency histogram with its
+/// cutoff (thesis Figure 3.2).
+pub fn plot_histogram(args: HistogramArgs) -> anyhow::Result<chaff_cli::common::Status> {
+    let profile = chaff::Profile::load(&args.profile)?;
+    let model = profile
+        .methods
+        .get("suffix")
+        .context("the profile has no suffix model")?;
+    let model: chaff_suffix::SuffixModel = serde_json::from_value(model.clone())
+        .with_context(|| format!("{}: invalid suffix model", args.profile.display()))?;
+    histogram(&args.output, &profile.site, &model.histogram)?;
+    Ok(chaff_cli::common::Status::Ok)
+}
+
 /// Draws the histogram (log-scaled counts) with the cutoff bin marked, as SVG.
 pub fn histogram(path: &Path, site: &str, h: &Histogram) -> anyhow::Result<()> {
     let max = h.counts.iter().copied().max().unwrap_or(1).max(1) as f64;
