@@ -103,12 +103,18 @@ pub(crate) fn parse_parts(page: &Page, bytes: &[u8], opts: &LoadOptions) -> Resu
         let text = chaff_dom::encoding::decode(bytes, page.charset.as_deref())
             .text
             .into_owned();
-        let doc = if html_page {
-            chaff_dom::parse_str(&text, &opts.parse).map_err(fail)?
+        if html_page {
+            (
+                chaff_dom::parse_str(&text, &opts.parse).map_err(fail)?,
+                Some(text),
+            )
         } else {
-            text_document(&text, &opts.parse).map_err(fail)?
-        };
-        (doc, Some(text))
+            // The source of a text page is the HTML it is parsed as, so that source spans
+            // and the source a method reads agree.
+            let html = text_html(&text);
+            let doc = parse_text_html(&html, text.len(), &opts.parse).map_err(fail)?;
+            (doc, Some(html))
+        }
     };
     let view = TextView::new(&doc);
     let site = page_site(page, doc.declared_url(), opts.site_from);
@@ -139,15 +145,29 @@ pub fn site_without_parsing(page: &Page, from: SiteFrom) -> Option<SiteKey> {
 /// A plain-text page as a document: its text in one `<pre>`, so that its view is the text
 /// itself and every output format works.
 pub fn text_document(text: &str, opts: &ParseOptions) -> Result<Document, chaff_dom::DomError> {
+    parse_text_html(&text_html(text), text.len(), opts)
+}
+
+/// A plain text as the HTML [`text_document`] parses.
+fn text_html(text: &str) -> String {
     let mut html = String::with_capacity(text.len() + 32);
     // The parser drops one newline right after <pre>; give it one to drop.
     html.push_str("<!DOCTYPE html><body><pre>\n");
     chaff_dom::serialize::escape_text(text, &mut html);
     html.push_str("</pre></body>");
+    html
+}
+
+/// Parses the HTML of a plain text of `text_len` bytes; the size limit applies to the text.
+fn parse_text_html(
+    html: &str,
+    text_len: usize,
+    opts: &ParseOptions,
+) -> Result<Document, chaff_dom::DomError> {
     chaff_dom::parse_str(
-        &html,
+        html,
         &ParseOptions {
-            max_bytes: opts.max_bytes.saturating_add(html.len() - text.len()),
+            max_bytes: opts.max_bytes.saturating_add(html.len() - text_len),
             ..opts.clone()
         },
     )

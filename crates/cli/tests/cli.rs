@@ -63,16 +63,7 @@ fn learn_then_clean_a_site() {
     let tmp = tempfile::tempdir().unwrap();
     let site = synthetic_site(tmp.path(), 12, 3);
     let profile = tmp.path().join("site.profile.json");
-    let plot = tmp.path().join("hist.svg");
-    let o = run(&[
-        "learn",
-        "-q",
-        "-o",
-        path(&profile),
-        "--plot",
-        path(&plot),
-        path(&site),
-    ]);
+    let o = run(&["learn", "-q", "-o", path(&profile), path(&site)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_clean_stderr(&o);
     let json: serde_json::Value =
@@ -86,11 +77,10 @@ fn learn_then_clean_a_site() {
             .len()
             > 5
     );
-    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
 
     // One page: its text, without the footer the site repeats everywhere.
     let page = site.join("page-003.html");
-    let o = run(&["clean", "--profile", path(&profile), path(&page)]);
+    let o = run(&["extract", "--profile", path(&profile), path(&page)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     let html = std::fs::read_to_string(&page).unwrap();
@@ -101,7 +91,7 @@ fn learn_then_clean_a_site() {
     assert!(text.split_whitespace().count() > 15);
 
     // Several pages: JSON Lines, one object per page in input order.
-    let o = run(&["clean", "--profile", path(&profile), path(&site)]);
+    let o = run(&["extract", "--profile", path(&profile), path(&site)]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -122,7 +112,7 @@ fn learn_then_clean_a_site() {
 
     // The JSON format carries the per-node labels.
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&profile),
         "--format",
@@ -138,7 +128,7 @@ fn learn_then_clean_a_site() {
     for format in ["text", "markdown", "html", "json"] {
         let out = tmp.path().join(format!("out-{format}"));
         let o = run(&[
-            "clean",
+            "extract",
             "--profile",
             path(&profile),
             "--format",
@@ -178,7 +168,7 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
         "-q",
         "--method",
         "suffix,align",
-        "--pages",
+        "--align-pages",
         "8",
         "-o",
         path(&both),
@@ -201,7 +191,7 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
     // Each method alone, and both: the footer goes, the article stays.
     for method in ["align", "suffix", "suffix,align"] {
         let o = run(&[
-            "clean",
+            "extract",
             "--profile",
             path(&both),
             "--method",
@@ -227,7 +217,7 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&only),
         "--method",
@@ -239,7 +229,7 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
     assert!(stderr(&o).contains("no suffix model"), "{}", stderr(&o));
 
     // Bad parameters are one clear line.
-    for args in [["--pages", "1"], ["--keep", "1.5"]] {
+    for args in [["--align-pages", "1"], ["--keep", "1.5"]] {
         let o = run(&[
             "learn",
             "-q",
@@ -305,7 +295,7 @@ fn menu_command_and_menu_role() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&profile),
         "--menu",
@@ -329,8 +319,7 @@ fn menu_command_and_menu_role() {
     std::fs::write(&bad, "{\"menu_threshold\": \"high\"}").unwrap();
     for args in [
         vec!["menu", "--params", path(&bad), path(&page)],
-        vec!["train-menu", "--labels", path(&bad)],
-        vec!["train-menu", "--labels", "/nonexistent/labels.json"],
+        vec!["extract", "--menu-params", path(&bad), path(&page)],
     ] {
         let o = run(&args);
         assert!(!o.status.success(), "{args:?}");
@@ -398,7 +387,7 @@ fn raw_view_and_plain_text_pages() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&profile),
         path(&news.join("2.txt")),
@@ -429,7 +418,7 @@ fn stdin_json_lines() {
         serde_json::json!({"path": site.join("page-002.html")})
     );
     let mut child = chaff()
-        .args(["clean", "--profile", path(&profile), "-"])
+        .args(["extract", "--profile", path(&profile), "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -532,7 +521,7 @@ fn bad_inputs_fail_with_one_clear_line() {
 
     // Only a binary file to clean: nothing could be cleaned.
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&out),
         path(&site.join("logo.png")),
@@ -560,13 +549,13 @@ fn bad_inputs_fail_with_one_clear_line() {
     for (i, (text, expect)) in cases.iter().enumerate() {
         let bad = tmp.path().join(format!("bad{i}.json"));
         std::fs::write(&bad, text).unwrap();
-        let o = run(&["clean", "--profile", path(&bad), path(&page)]);
+        let o = run(&["extract", "--profile", path(&bad), path(&page)]);
         assert_eq!(o.status.code(), Some(2), "{text}");
         assert_clean_stderr(&o);
         assert_eq!(stderr(&o).lines().count(), 1);
         assert!(stderr(&o).contains(expect), "{text}: {}", stderr(&o));
     }
-    let o = run(&["clean", "--profile", "/no/such/profile.json", path(&page)]);
+    let o = run(&["extract", "--profile", "/no/such/profile.json", path(&page)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/no/such/profile.json"));
 }
@@ -637,7 +626,7 @@ fn junk_and_hostile_pages_never_panic() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     assert_clean_stderr(&o);
     let o = run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&profile),
         "--format",
@@ -660,7 +649,7 @@ fn a_closed_pipe_ends_quietly() {
             .success()
     );
     let mut child = chaff()
-        .args(["clean", "--profile", path(&profile), path(&site)])
+        .args(["extract", "--profile", path(&profile), path(&site)])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

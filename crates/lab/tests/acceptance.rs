@@ -2,15 +2,13 @@
 //! command users run: synthetic sites (always), and the shared evaluation sets when
 //! `../shared` is present (skipped with a printed reason otherwise).
 
-use std::process::Command;
+mod common;
 
 fn eval(args: &[&str]) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_chaff"))
-        .arg("eval")
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("chaff runs");
+    let mut all = vec!["eval"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let o = common::command(&all).output().expect("chaff-lab runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).expect("JSON report")
 }
@@ -106,11 +104,7 @@ fn synthetic_closed_world_does_not_regress() {
 }
 
 fn shared_available() -> bool {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
-        return false;
-    }
-    true
+    common::datasets().is_some()
 }
 
 /// CleanPortalEval, learning on each portal's pages: cleaning beats the page's whole text, and

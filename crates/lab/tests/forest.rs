@@ -1,14 +1,13 @@
 //! `chaff learn --method forest`, `clean` with the learned wrapper, `xpath` with it, and a feed
 //! as the source of signifiers: end to end on a generated site (no shared data needed).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chaff"))
-        .args(args)
-        .output()
-        .expect("chaff runs")
+    common::command(args).output().expect("chaff runs")
 }
 
 fn ok(o: &Output) -> String {
@@ -87,7 +86,7 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
     assert!(json["methods"]["suffix"].is_null());
 
     let page = dir.join(&synth.pages[3].file);
-    let text = ok(&run(&["clean", "--profile", path(&profile), path(&page)]));
+    let text = ok(&run(&["extract", "--profile", path(&profile), path(&page)]));
     let content = words_labelled(&synth.pages[3], chaff_synth::Label::Content);
     // Template words outside the content node that never occur in the content (the
     // wrapper selects the content node, whose share links and dates are template too).
@@ -129,7 +128,7 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
         path(&both),
         path(&dir),
     ]));
-    let combined = ok(&run(&["clean", "--profile", path(&both), path(&page)]));
+    let combined = ok(&run(&["extract", "--profile", path(&both), path(&page)]));
     let forest_words: Vec<&str> = text.split_whitespace().collect();
     assert!(!combined.trim().is_empty());
     assert!(
@@ -139,7 +138,7 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
         "{combined}"
     );
     let only = ok(&run(&[
-        "clean",
+        "extract",
         "--profile",
         path(&both),
         "--method",
@@ -223,8 +222,7 @@ fn a_feed_gives_the_signifiers() {
 /// pages. Skips without the shared data.
 #[test]
 fn cleanportaleval_reaches_the_target() {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
+    if common::datasets().is_none() {
         return;
     }
     let o = run(&[

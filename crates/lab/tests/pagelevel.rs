@@ -1,14 +1,13 @@
 //! `chaff segment`, `chaff extract`, `chaff train` and the page-level acceptance figures
 //! (L3S-GN1, when `../shared` is present).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn chaff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chaff"))
-        .args(args)
-        .output()
-        .expect("chaff runs")
+    common::command(args).output().expect("chaff runs")
 }
 
 fn example(page: &str) -> String {
@@ -170,10 +169,7 @@ fn l3s_gn1_template_words() {
 /// `chaff eval ARGS --json` on a shared data set, or `None` (with the reason printed) when
 /// the shared data sets are absent.
 fn eval_json(args: &[&str]) -> Option<serde_json::Value> {
-    if chaff_eval::datasets_dir().is_none() {
-        eprintln!("skipping: ../shared/datasets not found (set CHAFF_SHARED to run this test)");
-        return None;
-    }
+    common::datasets()?;
     let mut all = vec!["eval", "--json"];
     all.extend_from_slice(args);
     let o = chaff(&all);
@@ -243,4 +239,19 @@ fn canola_cross_validation_on_its_own_labels() {
     assert!(word_f(&r, true) > word_f(&r, false), "{r}");
     let o = chaff(&["eval", "--dataset", "canola-krdwrd", "--cv", "1"]);
     assert_eq!(o.status.code(), Some(2), "one fold is refused");
+}
+
+/// Bad label files for `train-menu` are one clear line and exit 2.
+#[test]
+fn train_menu_refuses_bad_labels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"menu_threshold\": \"high\"}").expect("write");
+    for labels in [bad.to_str().expect("utf-8"), "/nonexistent/labels.json"] {
+        let o = chaff(&["train-menu", "--labels", labels]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("chaff-lab: error: "), "{err}");
+    }
 }
