@@ -6,6 +6,15 @@
 //! suffix list's private section makes `blogspot.com` a suffix). Pages without
 //! a usable URL fall back to the folder they were found in, which is how
 //! evaluation sets are usually laid out.
+//!
+//! A page captured by a web archive belongs to the site it was captured from: a capture URL
+//! (`https://web.archive.org/web/20200101000000/https://example.org/a`) names the original
+//! page's site ([`original_url`]). The rule: on a known archive host, or in a path with a
+//! `wayback` segment, a segment of 8 to 14 digits (the capture time, optionally followed by
+//! a playback flag such as `id_` or `if_`, or `*`) followed by an absolute URL or a
+//! `host.tld/...` is a capture. A date in an ordinary URL's path
+//! (`news.example.com/20190512/story`) is not: its host is no archive and what follows is
+//! no host.
 
 use std::fmt;
 use std::path::Path;
@@ -66,7 +75,8 @@ impl fmt::Display for SiteKey {
 /// `localhost` are kept whole; ports are dropped.
 pub fn site_key(url: Option<&str>, declared_url: Option<&str>, folder: Option<&Path>) -> SiteKey {
     let base = url.and_then(parse_page_url);
-    if let Some(key) = base.as_ref().and_then(host_key) {
+    let original = base.as_ref().and_then(unwrap_capture);
+    if let Some(key) = original.as_ref().or(base.as_ref()).and_then(host_key) {
         return SiteKey {
             key,
             source: SiteKeySource::Url,
@@ -74,6 +84,7 @@ pub fn site_key(url: Option<&str>, declared_url: Option<&str>, folder: Option<&P
     }
     if let Some(key) = declared_url
         .and_then(|d| resolve_declared(d, base.as_ref()))
+        .map(|d| unwrap_capture(&d).unwrap_or(d))
         .as_ref()
         .and_then(host_key)
     {
@@ -98,6 +109,83 @@ pub fn site_key(url: Option<&str>, declared_url: Option<&str>, folder: Option<&P
 /// `bbc.co.uk`), or `None` if it has no host.
 pub fn registrable_domain(url: &str) -> Option<String> {
     parse_page_url(url).as_ref().and_then(host_key)
+}
+
+/// Hosts of web archives whose capture URLs embed the original URL after a timestamp.
+const ARCHIVE_HOSTS: [&str; 9] = [
+    "web.archive.org",
+    "wayback.archive.org",
+    "wayback.archive-it.org",
+    "arquivo.pt",
+    "www.webarchive.org.uk",
+    "webarchive.org.uk",
+    "webarchive.nationalarchives.gov.uk",
+    "webarchive.loc.gov",
+    "archive.org",
+];
+
+/// The original URL of a web-archive capture URL (see the module docs), or `None` when `url`
+/// is not one.
+pub fn original_url(url: &str) -> Option<String> {
+    unwrap_capture(&parse_page_url(url)?).map(|u| u.to_string())
+}
+
+fn unwrap_capture(url: &Url) -> Option<Url> {
+    let host = url.host_str()?.to_ascii_lowercase();
+    let known = ARCHIVE_HOSTS.contains(&host.as_str());
+    let whole = url.as_str();
+    // The path as written (the URL crate keeps the embedded URL's `//`).
+    let path_start = whole.find(&host).map(|i| i + host.len())?;
+    let path = &whole[path_start..];
+    let path = path.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+    let mut rest = path.strip_prefix('/')?;
+    let mut wayback = false;
+    while let Some((segment, after)) = rest.split_once('/') {
+        if is_capture_time(segment) {
+            if !(known || wayback) {
+                return None;
+            }
+            return embedded_url(after);
+        }
+        wayback |= segment.eq_ignore_ascii_case("wayback");
+        rest = after;
+    }
+    None
+}
+
+/// A capture time: 8 to 14 digits, then at most a playback flag (`id_`, `if_`...) or `*`.
+fn is_capture_time(segment: &str) -> bool {
+    let digits = segment.bytes().take_while(u8::is_ascii_digit).count();
+    let flag = &segment[digits..];
+    (8..=14).contains(&digits)
+        && (flag.is_empty()
+            || flag == "*"
+            || (flag.len() == 3
+                && flag.ends_with('_')
+                && flag[..2].bytes().all(|b| b.is_ascii_lowercase())))
+}
+
+/// The URL that follows a capture time: absolute (`https://`, or `http:/` with the slash a
+/// proxy collapsed), or a bare `host.tld/...`.
+fn embedded_url(s: &str) -> Option<Url> {
+    let lower = s.to_ascii_lowercase();
+    let fixed = if lower.starts_with("http://") || lower.starts_with("https://") {
+        s.to_string()
+    } else if let Some(rest) = lower
+        .strip_prefix("http:/")
+        .or_else(|| lower.strip_prefix("https:/"))
+    {
+        let scheme = if lower.starts_with("https") { "https" } else { "http" };
+        format!("{scheme}://{}", &s[s.len() - rest.len()..])
+    } else {
+        let host = s.split(['/', '?', '#']).next().unwrap_or("");
+        if !host.contains('.') || host.starts_with('.') {
+            return None;
+        }
+        format!("http://{s}")
+    };
+    let url = Url::parse(&fixed).ok()?;
+    url.host_str().is_some_and(|h| h.contains('.') || h == "localhost").then_some(url)
 }
 
 /// Parses a page URL, accepting a bare `host/path` (no scheme) as `http://`,
@@ -172,6 +260,71 @@ fn folder_key(folder: &Path) -> Option<String> {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn archive_captures_name_the_original_site() {
+        let cases = [
+            (
+                "https://web.archive.org/web/20200101000000/https://news.example.org/a",
+                Some("https://news.example.org/a"),
+            ),
+            (
+                "http://web.archive.org/web/20191231235959id_/http://www.bbc.co.uk/news",
+                Some("http://www.bbc.co.uk/news"),
+            ),
+            (
+                "https://web.archive.org/web/2019123123*/http:/example.com/x?q=1",
+                Some("http://example.com/x?q=1"),
+            ),
+            (
+                "https://web.archive.org/web/20191231if_/example.com/x?q=1",
+                Some("http://example.com/x?q=1"),
+            ),
+            (
+                "https://arquivo.pt/wayback/20100101000000/http://www.publico.pt/",
+                Some("http://www.publico.pt/"),
+            ),
+            (
+                "https://wayback.archive-it.org/1234/20150101000000/https://a.example.net/p",
+                Some("https://a.example.net/p"),
+            ),
+            (
+                "https://archive.example.edu/wayback/20150101000000/https://b.example.net/",
+                Some("https://b.example.net/"),
+            ),
+            // Not captures: a date in an ordinary path, the archive's own pages.
+            ("https://news.example.com/20190512/story", None),
+            ("https://news.example.com/20190512/other.example.org/x", None),
+            ("https://web.archive.org/about/", None),
+            ("https://web.archive.org/web/20200101000000/notahost", None),
+        ];
+        for (url, original) in cases {
+            assert_eq!(original_url(url).as_deref(), original, "{url}");
+        }
+        let k = key(
+            Some("https://web.archive.org/web/20200101000000/https://news.example.org/a"),
+            None,
+            None,
+        );
+        assert_eq!(k, ("example.org".into(), SiteKeySource::Url));
+        assert_eq!(
+            key(Some("https://web.archive.org/about/"), None, None).0,
+            "archive.org"
+        );
+        // A relative canonical link on a captured page resolves, then unwraps.
+        let k = key(
+            None,
+            Some("/web/20200101000000/https://www.example.co.uk/b"),
+            None,
+        );
+        assert_eq!(k.0, "unknown");
+        let k = key(
+            Some("https://web.archive.org/web/20200101000000/https://x.example.com/"),
+            Some("/web/20200101000000/https://www.example.co.uk/b"),
+            None,
+        );
+        assert_eq!(k.0, "example.com");
+    }
 
     #[test]
     fn folders_named_after_hosts_key_like_urls() {

@@ -19,6 +19,7 @@
 //! * parsing never panics on input bytes: invalid encodings decode with U+FFFD, and the only
 //!   errors are the size limit and binary input ([`DomError`]).
 
+pub mod archive;
 pub mod document;
 pub mod encoding;
 mod error;
