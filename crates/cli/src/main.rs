@@ -2,20 +2,8 @@
 //! Exit status: 0 success, 1 finished but some inputs failed (each reported on stderr), 2
 //! nothing could be done (usage, unreadable profile, no pages...).
 
-/// `println!` that returns the write error instead of panicking: a closed stdout
-/// (`chaff extract ... | head`) then ends the command quietly in `main`.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)
-    }};
-}
-
 mod extract;
 mod learn;
-mod menu;
-mod segment;
-mod xpath;
 
 use std::process::ExitCode;
 
@@ -38,12 +26,6 @@ enum Command {
     Extract(Box<extract::ExtractArgs>),
     /// Learn a site's template from its pages and write a site profile (or one per site).
     Learn(Box<learn::LearnArgs>),
-    /// Print each page's segments with their templateness (no profile needed).
-    Segment(segment::SegmentArgs),
-    /// Print each page's main menu: its selector and links.
-    Menu(menu::MenuArgs),
-    /// Evaluate an XPath expression on pages (to check or edit a wrapper).
-    Xpath(xpath::XPathArgs),
     /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
     Crawl(crawl::CrawlArgs),
 }
@@ -53,9 +35,6 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Extract(args) => extract::run(*args),
         Command::Learn(args) => learn::run(*args),
-        Command::Segment(args) => segment::run(args),
-        Command::Menu(args) => menu::run(args),
-        Command::Xpath(args) => xpath::run(args),
         Command::Crawl(args) => crawl::run(args),
     };
     match result {

@@ -139,7 +139,10 @@ fn a_warc_with_archived_pages_is_learned_by_original_site() {
         let mut w = WarcWriter::new(&mut bytes, WarcCompression::Gzip);
         let pages = direct.pages.iter().map(|p| (p.url.clone(), p));
         let captures = archived.pages.iter().map(|p| {
-            (format!("https://web.archive.org/web/20200101000000/{}", p.url), p)
+            (
+                format!("https://web.archive.org/web/20200101000000/{}", p.url),
+                p,
+            )
         });
         for (url, page) in pages.chain(captures) {
             let head = [("Content-Type", "text/html; charset=utf-8")];
@@ -149,7 +152,12 @@ fn a_warc_with_archived_pages_is_learned_by_original_site() {
     }
     let warc = tmp.path().join("crawl.warc.gz");
     std::fs::write(&warc, &bytes).expect("write warc");
-    let rs = records(&run(&["extract", "-q", "--learn", warc.to_str().expect("utf-8")]));
+    let rs = records(&run(&[
+        "extract",
+        "-q",
+        "--learn",
+        warc.to_str().expect("utf-8"),
+    ]));
     assert_eq!(rs.len(), 12);
     let sites: HashSet<&str> = rs.iter().filter_map(|r| r["site"].as_str()).collect();
     assert_eq!(sites, HashSet::from(["example.org", "example.com"]));
@@ -167,14 +175,23 @@ fn a_page_without_main_content_is_an_outcome() {
     .expect("write");
     let empty = tmp.path().join("empty.html");
     std::fs::write(&empty, "<html><body></body></html>").expect("write");
-    let o = run(&["extract", "-q", "--format", "json", page.to_str().expect("utf-8")]);
+    let o = run(&[
+        "extract",
+        "-q",
+        "--format",
+        "json",
+        page.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(r["no_content"], "script-only");
     assert_eq!(r["confidence"], 0.0);
-    let rs = records(&run(&["extract", "-q", tmp.path().to_str().expect("utf-8")]));
+    let rs = records(&run(&[
+        "extract",
+        "-q",
+        tmp.path().to_str().expect("utf-8"),
+    ]));
     let reasons: Vec<&str> = rs.iter().filter_map(|r| r["no_content"].as_str()).collect();
     assert_eq!(reasons, ["script-only", "empty"]);
     assert!(rs.iter().all(|r| r["text"] == ""));
 }
-

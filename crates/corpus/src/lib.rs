@@ -51,7 +51,5 @@ pub use input::{
 pub use sink::{
     JsonlWriter, MAX_OUTPUT_NAME, OutputNames, WriteOutcome, atomic_write, output_name,
 };
-pub use site::{
-    SiteKey, SiteKeySource, UNKNOWN_SITE, original_url, registrable_domain, site_key,
-};
+pub use site::{SiteKey, SiteKeySource, UNKNOWN_SITE, original_url, registrable_domain, site_key};
 pub use warc::{WarcCompression, WarcPages, WarcWriter};

@@ -175,7 +175,11 @@ fn embedded_url(s: &str) -> Option<Url> {
         .strip_prefix("http:/")
         .or_else(|| lower.strip_prefix("https:/"))
     {
-        let scheme = if lower.starts_with("https") { "https" } else { "http" };
+        let scheme = if lower.starts_with("https") {
+            "https"
+        } else {
+            "http"
+        };
         format!("{scheme}://{}", &s[s.len() - rest.len()..])
     } else {
         let host = s.split(['/', '?', '#']).next().unwrap_or("");
@@ -185,7 +189,9 @@ fn embedded_url(s: &str) -> Option<Url> {
         format!("http://{s}")
     };
     let url = Url::parse(&fixed).ok()?;
-    url.host_str().is_some_and(|h| h.contains('.') || h == "localhost").then_some(url)
+    url.host_str()
+        .is_some_and(|h| h.contains('.') || h == "localhost")
+        .then_some(url)
 }
 
 /// Parses a page URL, accepting a bare `host/path` (no scheme) as `http://`,
@@ -294,7 +300,10 @@ mod tests {
             ),
             // Not captures: a date in an ordinary path, the archive's own pages.
             ("https://news.example.com/20190512/story", None),
-            ("https://news.example.com/20190512/other.example.org/x", None),
+            (
+                "https://news.example.com/20190512/other.example.org/x",
+                None,
+            ),
             ("https://web.archive.org/about/", None),
             ("https://web.archive.org/web/20200101000000/notahost", None),
         ];

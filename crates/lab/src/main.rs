@@ -1,5 +1,6 @@
 //! `chaff-lab`: the research harness. Evaluation on the shared data sets, cross-validation,
-//! training recipes for the built-in models, figures, synthetic sweeps and benchmarks.
+//! training recipes for the built-in models, figures, synthetic sweeps and benchmarks; and
+//! the inspection tools that look inside one method (`segment`, `menu`, `xpath`).
 //!
 //! It reaches learning and extraction only through the `chaff` facade (`chaff::Learner`,
 //! `chaff::Extractor`), exactly as a user of the library does, so every figure it prints is a
@@ -18,9 +19,12 @@ mod crawl_bench;
 mod eval;
 mod forest_eval;
 mod menu;
+mod menu_cmd;
 mod pagelevel;
 mod plot;
+mod segment;
 mod synth;
+mod xpath;
 
 use std::process::ExitCode;
 
@@ -49,6 +53,12 @@ enum Command {
     Train(pagelevel::TrainArgs),
     /// Draw a suffix model's document-frequency histogram with its cutoff, as SVG.
     PlotHistogram(plot::HistogramArgs),
+    /// Print each page's segments with their templateness by the page-level method.
+    Segment(segment::SegmentArgs),
+    /// Print each page's main menu: its selector and links.
+    Menu(menu_cmd::MenuArgs),
+    /// Evaluate an XPath expression on pages (to check or edit a FOREST wrapper).
+    Xpath(xpath::XPathArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +70,9 @@ fn main() -> ExitCode {
         Command::TrainMenu(args) => menu::train(args),
         Command::Train(args) => pagelevel::train(args),
         Command::PlotHistogram(args) => plot::plot_histogram(args),
+        Command::Segment(args) => segment::run(args),
+        Command::Menu(args) => menu_cmd::run(args),
+        Command::Xpath(args) => xpath::run(args),
     };
     match result {
         Ok(status) => status.into(),

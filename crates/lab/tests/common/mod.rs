@@ -5,13 +5,16 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// Commands of `chaff-lab`; every other command is the user's `chaff`.
-const LAB: [&str; 6] = [
+const LAB: [&str; 9] = [
     "eval",
     "bench",
     "train",
     "train-menu",
     "synth",
     "plot-histogram",
+    "segment",
+    "menu",
+    "xpath",
 ];
 
 /// The `chaff` binary, built beside `chaff-lab` by `cargo test --workspace`.

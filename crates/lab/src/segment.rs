@@ -1,4 +1,4 @@
-//! `chaff segment`: each page's segments with their templateness, by the page-level method
+//! `chaff-lab segment`: each page's segments with their templateness, by the page-level method
 //! (Chakrabarti, Kumar & Punera), which needs no profile.
 
 use anyhow::bail;
@@ -20,7 +20,7 @@ enum SegmentFormat {
 }
 
 #[derive(Args)]
-/// Arguments of `chaff segment`.
+/// Arguments of `chaff-lab segment`.
 pub struct SegmentArgs {
     #[command(flatten)]
     input: InputArgs,
@@ -79,7 +79,7 @@ fn snippet(page: &chaff::LoadedPage, node: chaff::dom::NodeId, words: usize) -> 
     out.join(" ")
 }
 
-/// Runs `chaff segment`.
+/// Runs `chaff-lab segment`.
 pub fn run(args: SegmentArgs) -> anyhow::Result<Status> {
     let model = args.model.load()?;
     let opts = args.model.apply()?;

@@ -1,4 +1,4 @@
-//! `chaff xpath EXPR PAGE...`: evaluates an XPath expression (the subset `chaff::dom::xpath`
+//! `chaff-lab xpath EXPR PAGE...`: evaluates an XPath expression (the subset `chaff::dom::xpath`
 //! supports) on pages, so that a user can check and edit a wrapper.
 
 use chaff::corpus::{JsonlWriter, WriteOutcome};

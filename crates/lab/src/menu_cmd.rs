@@ -1,4 +1,4 @@
-//! `chaff menu`: each page's main menu (Alarte, Insa & Silva), its selector and links.
+//! `chaff-lab menu`: each page's main menu (Alarte, Insa & Silva), its selector and links.
 
 use std::path::PathBuf;
 
@@ -18,7 +18,7 @@ enum MenuFormat {
     Json,
 }
 
-/// Arguments of `chaff menu`.
+/// Arguments of `chaff-lab menu`.
 #[derive(Args)]
 pub struct MenuArgs {
     #[command(flatten)]
@@ -38,7 +38,7 @@ pub struct MenuArgs {
     paper: bool,
 }
 
-/// Runs `chaff menu`.
+/// Runs `chaff-lab menu`.
 pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
     let params = if args.paper {
         MenuParams::PAPER
