@@ -28,6 +28,7 @@ use crate::nw::{Alignment, Step, align};
 /// A token sequence whose tokens carry their support (number of pages they were seen on).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Weighted {
+    /// Interned token ids.
     pub tokens: Vec<u32>,
     /// Same length as `tokens`.
     pub support: Vec<u32>,
@@ -41,11 +42,13 @@ impl Weighted {
         Weighted { tokens, support }
     }
 
+    /// Number of tokens.
     #[must_use]
     pub fn len(&self) -> usize {
         self.tokens.len()
     }
 
+    /// True when there is no token.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()
@@ -168,6 +171,7 @@ pub struct Distilled {
     pub template: Weighted,
     /// `t`, the number of pages.
     pub pages: u32,
+    /// What each level of the consensus tree kept and pruned.
     pub levels: Vec<LevelStats>,
 }
 

@@ -136,7 +136,9 @@ impl Step {
 /// A global alignment: its columns in order and its total score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alignment {
+    /// The columns, first to last.
     pub steps: Vec<Step>,
+    /// The alignment's total score.
     pub score: i64,
 }
 

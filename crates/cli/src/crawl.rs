@@ -27,6 +27,7 @@ enum ScopeArg {
     Prefix,
 }
 
+/// Arguments of `chaff crawl`.
 #[derive(Args)]
 pub struct CrawlArgs {
     /// Seed page URLs.
@@ -103,6 +104,7 @@ pub struct CrawlArgs {
     quiet: bool,
 }
 
+/// Runs `chaff crawl`.
 pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
     if args.urls.is_empty()
         && args.seeds.is_none()

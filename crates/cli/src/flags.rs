@@ -358,13 +358,16 @@ pub struct MethodArgs {
     /// Site-level methods, comma-separated (suffix, align, forest, subtree, or any registered).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub method: Vec<String>,
+    /// The suffix method's options.
     #[command(flatten)]
     pub suffix: SuffixArgs,
     /// Alignment: the number of sample pages `t` in the consensus tree.
     #[arg(long, default_value_t = align::DEFAULT_PAGES, value_name = "T")]
     pub align_pages: usize,
+    /// The alignment method's options.
     #[command(flatten)]
     pub align: AlignArgs,
+    /// FOREST's options.
     #[command(flatten)]
     pub forest: ForestArgs,
 }
@@ -401,6 +404,7 @@ impl MethodArgs {
 /// The page-level methods' options.
 #[derive(Args, Clone, Debug)]
 pub struct PageMethodArgs {
+    /// The page-level classifier's options.
     #[command(flatten)]
     pub model: ModelArgs,
     /// Also remove each page's main menu, found by the menu detector (role `menu`).

@@ -27,7 +27,7 @@ enum Command {
     /// Learn a site's template from its pages and write a site profile (or one per site).
     Learn(Box<learn::LearnArgs>),
     /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
-    Crawl(crawl::CrawlArgs),
+    Crawl(Box<crawl::CrawlArgs>),
 }
 
 fn main() -> ExitCode {
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Extract(args) => extract::run(*args),
         Command::Learn(args) => learn::run(*args),
-        Command::Crawl(args) => crawl::run(args),
+        Command::Crawl(args) => crawl::run(*args),
     };
     match result {
         Ok(status) => status.into(),

@@ -42,7 +42,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Score against gold text: data sets, predictions, or synthetic sites.
-    Eval(eval::EvalArgs),
+    Eval(Box<eval::EvalArgs>),
     /// Measure learning and extraction speed and memory.
     Bench(bench::BenchArgs),
     /// Write labelled synthetic sites (the project's ground truth) to a folder.
@@ -64,7 +64,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Eval(args) => eval::run(args),
+        Command::Eval(args) => eval::run(*args),
         Command::Bench(args) => bench::run(args),
         Command::Synth(args) => synth::run(args),
         Command::TrainMenu(args) => menu::train(args),

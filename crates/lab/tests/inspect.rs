@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
@@ -28,22 +28,6 @@ fn assert_clean_stderr(o: &Output) {
             "unexpected stderr line: {line:?}"
         );
     }
-}
-
-/// A synthetic site of `pages` pages written to `dir/<domain>/`; returns that folder.
-fn synthetic_site(dir: &Path, pages: usize, seed: u64) -> PathBuf {
-    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
-        seed,
-        site_index: 0,
-        pages,
-        archive: None,
-        style: Some(chaff_synth::Style::Html5),
-        domain: None,
-    });
-    let out = dir.join(&site.domain);
-    chaff_synth::write_site(&site, &out).expect("write site");
-    std::fs::remove_file(out.join("labels.json")).expect("remove sidecar");
-    out
 }
 
 fn path(p: &Path) -> &str {

@@ -106,40 +106,79 @@ pub use tree::{Contracted, contract, objective, segments};
 /// Why a tree, its scores or the configuration cannot be smoothed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SmoothError {
+    /// An input vector does not have one entry per node.
     #[error("{what} has {got} entries, the tree has {nodes} nodes")]
     LengthMismatch {
+        /// Which input.
         what: &'static str,
+        /// Nodes in the tree.
         nodes: usize,
+        /// Entries given.
         got: usize,
     },
+    /// More nodes than `u32` ids can number.
     #[error("the tree has {0} nodes, more than node ids (u32) can number")]
     TooManyNodes(usize),
+    /// The parent array is not a depth-first pre-order.
     #[error(
         "node {node} has parent {parent}, which is not an ancestor of node {prev} (the ids are not a depth-first pre-order)"
     )]
     NotPreorder {
+        /// The node.
         node: usize,
+        /// Its parent.
         parent: u32,
+        /// The node before it.
         prev: usize,
     },
+    /// A score outside `[0, 1]`.
     #[error("node {node} has score {score}, outside [0, 1]")]
-    BadScore { node: usize, score: f32 },
+    BadScore {
+        /// The node.
+        node: usize,
+        /// Its score.
+        score: f32,
+    },
+    /// A negative or non-finite size.
     #[error("node {node} has size {size}; sizes must be finite and non-negative")]
-    BadSize { node: usize, size: f64 },
+    BadSize {
+        /// The node.
+        node: usize,
+        /// Its size.
+        size: f64,
+    },
+    /// A negative penalty.
     #[error("node {node} has penalty {penalty}; penalties must be non-negative (∞ allowed)")]
-    BadPenalty { node: usize, penalty: f64 },
+    BadPenalty {
+        /// The node.
+        node: usize,
+        /// Its penalty.
+        penalty: f64,
+    },
+    /// No node carries a score.
     #[error("no node carries a score (every multiplicity is 0)")]
     NothingObserved,
+    /// A configuration value out of range.
     #[error("invalid configuration: {0}")]
     BadConfig(&'static str),
+    /// The quadratic reference algorithm was given too large a tree.
     #[error(
         "the naive algorithm needs O(n²) memory and is limited to {max} nodes; this tree has {nodes}"
     )]
-    NaiveTooLarge { nodes: usize, max: usize },
+    NaiveTooLarge {
+        /// Nodes in the tree.
+        nodes: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A solution is not monotone on the tree.
     #[error("node {node} has value {value} below its parent's {parent_value}")]
     Infeasible {
+        /// The node.
         node: usize,
+        /// Its value.
         value: f32,
+        /// Its parent's value.
         parent_value: f32,
     },
 }

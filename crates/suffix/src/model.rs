@@ -1292,7 +1292,10 @@ mod tests {
             .find(|s| &view.text()[s.range()] == "World news")
             .unwrap();
         // "World" and the space after it (the expression ends in a separator).
-        assert_eq!(labels.partial(world.node), Some(&[0..6][..]));
+        assert_eq!(
+            labels.partial(world.node),
+            Some(std::slice::from_ref(&(0..6)))
+        );
         let home = doc
             .ids()
             .find(|&i| doc.attr(i, "href") == Some("/a"))
