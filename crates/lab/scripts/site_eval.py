@@ -10,7 +10,7 @@ extracts: it only lays out pages, runs the binary a user runs, and scores its ou
   python3 crates/lab/scripts/site_eval.py dragnet --min-site-pages 5   # learn on all pages of
                                           # sites with >= 5, score the test split's pages
   options: --methods suffix,forest,suffix+forest  --mode profiles|learn  --per-site
-           --others readability,trafilatura (run with the anchors venv's python)  --json OUT
+           --others readability-lxml,trafilatura (names of run_anchors.py; the anchors venv's python)  --json OUT
 
 CHAFF (default target/release/chaff) names the binary; CHAFF_SHARED the shared folder.
 """

@@ -14,6 +14,7 @@ macro_rules! outln {
     }};
 }
 
+mod align_sweep;
 mod bench;
 mod crawl_bench;
 mod eval;
