@@ -524,4 +524,84 @@ mod tests {
         assert_eq!(&back, compiled.model());
         assert!(json.contains("\"support\": 2"));
     }
+
+    fn input<'a>(doc: &'a Document, view: &'a chaff_dom::TextView) -> PageInput<'a> {
+        PageInput {
+            doc,
+            view,
+            source: None,
+            url: None,
+        }
+    }
+
+    #[test]
+    fn method_learns_round_trips_and_labels_a_new_page() {
+        use chaff_core::DynMethod;
+        let method = AlignMethod::default();
+        assert_eq!(DynMethod::name(&method), "align");
+        assert_eq!(DynMethod::scope(&method), Scope::Site);
+        let bodies = [
+            "<p>Alpha beta gamma</p>",
+            "<p>Delta epsilon</p><p>zeta</p>",
+            "<p>Eta theta</p>",
+            "<p>Iota kappa lambda</p>",
+        ];
+        let data = bodies
+            .iter()
+            .map(|b| {
+                let doc = chaff_dom::parse(page(b).as_bytes()).expect("parses");
+                let view = chaff_dom::TextView::new(&doc);
+                DynMethod::page_data(&method, &input(&doc, &view))
+            })
+            .collect();
+        let model = DynMethod::learn(&method, data).expect("learns");
+        let json = method.model_to_json(&model).expect("serialises");
+        let compiled = DynMethod::compile(&method, Some(&json)).expect("compiles");
+
+        let fresh = chaff_dom::parse(page("<p>Brand new words</p>").as_bytes()).expect("parses");
+        let view = chaff_dom::TextView::new(&fresh);
+        let verdict = DynMethod::evidence(&method, &compiled, &input(&fresh, &view));
+        let evidence = verdict.evidence().expect("align never abstains");
+        assert_eq!(evidence.meaning(), Meaning::Share);
+        // The labels are those the compiled model gives, as before the seam.
+        let model: AlignModel = serde_json::from_value(json).expect("an alignment model");
+        assert_eq!(
+            evidence.labels(),
+            &CompiledAlign::new(model).label_doc(&fresh)
+        );
+        let text_of = |tag: &str, nth: usize| {
+            fresh
+                .ids()
+                .filter(|&id| fresh.is_element(id) && fresh.tag(id) == tag)
+                .nth(nth)
+                .expect("element")
+        };
+        // Menu links, seen on all four pages at this place: template, confidence 1.
+        let home = text_of("a", 0);
+        assert_eq!(evidence.role(home), Some(Role::Template));
+        assert_eq!(evidence.score(home), Some(1.0));
+        // The new paragraph: its text matches no template token, so it and its text node are
+        // content (the text scores 0); the shared footer paragraph is template.
+        let article = text_of("p", 0);
+        assert_eq!(evidence.role(article), Some(Role::Content));
+        let words = fresh.first_child(article).expect("text");
+        assert_eq!(evidence.role(words), Some(Role::Content));
+        assert_eq!(evidence.score(words), Some(0.0));
+        let foot = text_of("p", 1);
+        assert_eq!(evidence.role(foot), Some(Role::Template));
+        assert!(!evidence.labels().is_removed(fresh.body().expect("body")));
+    }
+
+    #[test]
+    fn method_without_a_model_or_with_too_few_pages_is_an_error() {
+        use chaff_core::DynMethod;
+        let method = AlignMethod::default();
+        let err = DynMethod::compile(&method, None).expect_err("needs a model");
+        assert!(err.to_string().contains("learned template"), "{err}");
+        let doc = chaff_dom::parse(page("<p>only</p>").as_bytes()).expect("parses");
+        let view = chaff_dom::TextView::new(&doc);
+        let data = vec![DynMethod::page_data(&method, &input(&doc, &view))];
+        let err = DynMethod::learn(&method, data).expect_err("one page");
+        assert!(err.to_string().contains("at least two pages"), "{err}");
+    }
 }
