@@ -51,7 +51,9 @@ def layout(pages, root):
     """Writes pages one folder per site; returns {file path: page id}."""
     names = {}
     for i, p in enumerate(pages):
-        folder = root / re.sub(r"[^A-Za-z0-9._-]", "_", p.site)
+        # No dots: a folder named like a host is keyed by its registrable domain, which would
+        # merge the set's sites that share one (blogs.x.com and www.x.com).
+        folder = root / re.sub(r"[^A-Za-z0-9_-]", "_", p.site)
         folder.mkdir(parents=True, exist_ok=True)
         f = folder / f"p{i:05d}.html"
         f.write_bytes(p.html)

@@ -436,14 +436,20 @@ fn block_examples(page: &BlockPage, opts: &TrainOptions) -> Option<Examples> {
     ))
 }
 
-fn score_block_page(
-    page: &BlockPage,
-    model: &PageModel,
-    opts: ApplyOptions,
-) -> anyhow::Result<PageCounts> {
+/// Scores one block-labelled page's words and links with the labels `ex` gives it (the
+/// extractor `chaff extract` builds for this model and these options).
+fn score_block_page(page: &BlockPage, ex: &Extractor) -> anyhow::Result<PageCounts> {
     let LabelledPage { doc, view, words } = read_block_page(page)?;
-    let scores = chaff_pagelevel::score_page(model, &doc, &view, page.url.as_deref(), None, opts);
-    let labels = scores.labels();
+    let loaded = chaff::LoadedPage {
+        source: page.id.clone(),
+        url: page.url.clone(),
+        site: chaff::corpus::site_key(page.url.as_deref(), None, None),
+        media: chaff::corpus::Media::Html,
+        doc,
+        view,
+        text: None,
+    };
+    let (doc, _, labels) = ex.extract_loaded(loaded).into_parts();
     let mut c = PageCounts::default();
     // Words of visible text nodes, and link votes of the words in each link.
     let mut link_votes: BTreeMap<u32, [u64; 3]> = BTreeMap::new();
@@ -537,11 +543,15 @@ pub fn eval_templates(
     };
     let mut report = Vec::new();
     for smooth in [false, true] {
-        let opts = ApplyOptions { smooth, ..base };
+        let options = ApplyOptions { smooth, ..base };
+        let extractors = models
+            .iter()
+            .map(|m| model_extractor(m.clone(), options))
+            .collect::<anyhow::Result<Vec<Extractor>>>()?;
         let results: Vec<anyhow::Result<PageCounts>> = pages
             .par_iter()
             .enumerate()
-            .map(|(i, p)| score_block_page(p, &models[i % models.len()], opts))
+            .map(|(i, p)| score_block_page(p, &extractors[i % extractors.len()]))
             .collect();
         let mut micro = PageCounts::default();
         let mut macro_f = [[0f64; 2]; 2];
@@ -649,10 +659,15 @@ pub fn predict_texts<'a>(
 /// The extractor `chaff extract` builds without profiles, with the page-level model and
 /// options these flags give.
 pub fn pagelevel_extractor(model_args: &ModelArgs) -> anyhow::Result<Extractor> {
+    model_extractor(model_args.load()?, model_args.apply()?)
+}
+
+/// The extractor `chaff extract --model` builds for this model and these options.
+fn model_extractor(model: PageModel, options: ApplyOptions) -> anyhow::Result<Extractor> {
     let mut registry = Registry::builtin()?;
     registry.register(PageLevelMethod {
-        model: std::sync::Arc::new(model_args.load()?),
-        options: model_args.apply()?,
+        model: std::sync::Arc::new(model),
+        options,
     });
     Ok(Extractor::builder().registry(registry).build()?)
 }
