@@ -167,6 +167,15 @@ impl Extraction {
         &self.evidence
     }
 
+    /// What the methods noticed and a user should hear of (`method: note`), such as a
+    /// smoothing step that failed.
+    pub fn warnings(&self) -> Vec<String> {
+        self.evidence
+            .iter()
+            .filter_map(|v| Some(format!("{}: {}", v.method, v.verdict.evidence()?.note()?)))
+            .collect()
+    }
+
     /// How sure the decision is, in `[0, 1]`; 0 when the page has no main content.
     pub fn confidence(&self) -> f32 {
         self.confidence
@@ -221,6 +230,10 @@ impl Extraction {
             );
             if let Some(nc) = self.no_content {
                 obj.insert("no_content".into(), nc.as_str().into());
+            }
+            let warnings = self.warnings();
+            if !warnings.is_empty() {
+                obj.insert("warnings".into(), warnings.into());
             }
         }
         v

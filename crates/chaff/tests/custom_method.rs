@@ -47,10 +47,8 @@ impl Method for KeepAll {
     }
 
     fn evidence(&self, _words: &usize, page: &PageInput<'_>) -> Verdict {
-        Verdict::Evidence(Evidence::new(
-            Labels::all_content(page.doc.len()),
-            Meaning::Probability,
-        ))
+        let evidence = Evidence::new(Labels::all_content(page.doc.len()), Meaning::Probability);
+        Verdict::Evidence(evidence.with_note("kept everything"))
     }
 }
 
@@ -102,6 +100,12 @@ fn a_method_registered_once_is_learned_stored_loaded_and_applied() {
     assert!(mine.verdict.evidence().is_some());
     // The only site evidence keeps everything, so nothing is removed.
     assert!(out.text().contains("Copyright Example"));
+    // What the method noticed reaches the user.
+    assert_eq!(out.warnings(), ["keep-all: kept everything"]);
+    assert_eq!(
+        out.record(chaff::Format::Text)["warnings"][0],
+        "keep-all: kept everything"
+    );
 
     // A page of another site gets the page-level methods only.
     let other = ex

@@ -188,6 +188,9 @@ fn write_extracted(
         for r in results {
             match r {
                 Ok((page, extraction)) => {
+                    for w in extraction.warnings() {
+                        progress.warn(format!("{}: {w}", extraction.source()));
+                    }
                     if sink.write(out, only_one, &page, &extraction)? == WriteOutcome::Closed {
                         progress.finish();
                         return Ok(sink.status);

@@ -38,6 +38,7 @@ pub struct Evidence {
     labels: Labels,
     covered: Option<Vec<bool>>,
     meaning: Meaning,
+    note: Option<String>,
 }
 
 impl Evidence {
@@ -47,6 +48,7 @@ impl Evidence {
             labels,
             covered: None,
             meaning,
+            note: None,
         }
     }
 
@@ -60,7 +62,20 @@ impl Evidence {
             labels,
             covered: Some(covered),
             meaning,
+            note: None,
         }
+    }
+
+    /// The same evidence with a warning attached: something the method noticed that a user
+    /// should hear of (a step that failed and what was used instead).
+    pub fn with_note(mut self, note: impl Into<String>) -> Evidence {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// The warning attached, if any.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
     }
 
     /// The method's labels: the role it proposes and its score for every node.

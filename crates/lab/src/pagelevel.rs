@@ -206,13 +206,24 @@ pub fn train(args: TrainArgs) -> anyhow::Result<Status> {
         ));
     }
     for (_site, files) in &sets {
-        let pages: Vec<TrainPage> = files
+        let read: Vec<anyhow::Result<TrainPage>> = files
             .par_iter()
-            .filter_map(|(path, url)| {
-                let bytes = chaff_eval::read_maybe_gz(path).ok()?;
-                train_page(bytes, path.display().to_string(), url.clone()).ok()
+            .map(|(path, url)| {
+                let bytes = chaff_eval::read_maybe_gz(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                train_page(bytes, path.display().to_string(), url.clone())
             })
             .collect();
+        let mut pages = Vec::with_capacity(read.len());
+        for r in read {
+            match r {
+                Ok(p) => pages.push(p),
+                Err(e) => {
+                    bar.warn(format!("training page skipped: {e:#}"));
+                    status = Status::Partial;
+                }
+            }
+        }
         bar.pages(pages.len() as u64);
         examples.extend(chaff_pagelevel::train::site_examples(&pages, &opts));
     }

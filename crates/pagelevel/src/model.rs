@@ -203,6 +203,8 @@ pub struct PageScores {
     pub per_node: Vec<f32>,
     /// Threshold used.
     pub threshold: f64,
+    /// Why smoothing failed, when it did: the scores are then the classifier's as they are.
+    pub smoothing_error: Option<String>,
 }
 
 /// One segment: a tree node whose smoothed score differs from its tree parent's.
@@ -359,9 +361,16 @@ pub fn score_page(
                     .collect()
             }
         };
-        crate::smoothing::smooth(&parent, &raw, &mult, &gamma)
+        crate::smoothing::smooth(&parent, &raw, &mult, &gamma).map_err(|e| e.to_string())
     } else {
-        raw.clone()
+        Ok(raw.clone())
+    };
+    let (smoothed, smoothing_error) = match smoothed {
+        Ok(s) => (s, None),
+        Err(e) => (
+            raw.clone(),
+            Some(format!("smoothing failed ({e}); classifier scores used")),
+        ),
     };
     // Spread to every node: in document order each node takes its own tree value or its
     // parent's spread value.
@@ -384,6 +393,7 @@ pub fn score_page(
         words,
         per_node,
         threshold: opts.threshold.unwrap_or(model.threshold),
+        smoothing_error,
     }
 }
 
