@@ -53,9 +53,10 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
     let learned = learner.learn(args.input.pages()?, &choice, &|b| progress.page(b));
     progress.finish();
     let learned = learned.map_err(|e| match e {
-        chaff::Error::MixedSites { .. } => {
-            anyhow::anyhow!("{e} (name one with --site, or use --per-site)")
-        }
+        chaff::Error::MixedSites { count, sites } => anyhow::anyhow!(
+            "the pages come from {count} sites: {sites}; name one with --site, or learn one \
+             profile per site with --per-site"
+        ),
         other => other.into(),
     })?;
     let status = report(&learned);
