@@ -15,7 +15,7 @@ use chaff_dom::ParseOptions;
 
 use crate::extraction::{Extraction, MethodVerdict, NoContent};
 use crate::fuse::{Fuser, UnionFuser, Vote};
-use crate::load::{LoadOptions, LoadedPage, SiteFrom, parse_parts};
+use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_bytes};
 use crate::store::{CompiledProfile, ProfileStore};
 use crate::{Error, Profile, Registry};
 
@@ -229,16 +229,8 @@ impl Extractor {
             folder: None,
             media: Media::Html,
         };
-        let (doc, view, text, site) = parse_parts(&page, html, &self.inner.load)?;
-        Ok(self.extract_loaded(LoadedPage {
-            source: page.source,
-            url: page.url,
-            site,
-            media: page.media,
-            doc,
-            view,
-            text,
-        }))
+        let loaded = load_bytes(page, html, &self.inner.load)?;
+        Ok(self.extract_loaded(loaded))
     }
 
     /// Extracts a page read by `chaff-corpus` (its charset, folder and media kept).

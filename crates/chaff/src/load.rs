@@ -61,8 +61,19 @@ pub struct LoadOptions {
 }
 
 /// Parses a corpus page.
-pub fn load_page(page: Page, opts: &LoadOptions) -> Result<LoadedPage, Error> {
-    let (doc, view, text, site) = parse_parts(&page, &page.bytes, opts)?;
+pub fn load_page(mut page: Page, opts: &LoadOptions) -> Result<LoadedPage, Error> {
+    let bytes = std::mem::take(&mut page.bytes);
+    load_bytes(page, &bytes, opts)
+}
+
+/// Parses `bytes` as the page `page` describes (its own bytes are not read, so a caller
+/// holding borrowed bytes need not copy them into it).
+pub(crate) fn load_bytes(
+    page: Page,
+    bytes: &[u8],
+    opts: &LoadOptions,
+) -> Result<LoadedPage, Error> {
+    let (doc, view, text, site) = parse_parts(&page, bytes, opts)?;
     Ok(LoadedPage {
         source: page.source,
         url: page.url,
