@@ -83,6 +83,7 @@ pub struct Extraction {
     confidence: f32,
     no_content: Option<NoContent>,
     text: String,
+    metadata: std::sync::OnceLock<chaff_meta::Metadata>,
 }
 
 impl Extraction {
@@ -110,6 +111,7 @@ impl Extraction {
             evidence,
             no_content,
             text,
+            metadata: std::sync::OnceLock::new(),
         }
     }
 
@@ -155,6 +157,13 @@ impl Extraction {
             Format::Json => self.record(Format::Json).to_string(),
             _ => chaff_extract::render(format, &self.doc, &self.view, &self.labels, &self.meta()),
         }
+    }
+
+    /// What the page's markup says about it (headline, authors, dates, site, language...),
+    /// each value with its source; read on first use.
+    pub fn metadata(&self) -> &chaff_meta::Metadata {
+        self.metadata
+            .get_or_init(|| chaff_meta::extract(&self.doc, self.url.as_deref()))
     }
 
     /// The fused labels, one per node of [`Extraction::document`].
@@ -230,6 +239,9 @@ impl Extraction {
             );
             if let Some(nc) = self.no_content {
                 obj.insert("no_content".into(), nc.as_str().into());
+            }
+            if let Ok(meta) = serde_json::to_value(self.metadata()) {
+                obj.insert("metadata".into(), meta);
             }
             let warnings = self.warnings();
             if !warnings.is_empty() {

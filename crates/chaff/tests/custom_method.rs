@@ -130,3 +130,20 @@ fn a_profile_of_an_unknown_method_is_reported_not_silently_dropped() {
         ex.warnings()
     );
 }
+
+#[test]
+fn the_record_carries_the_pages_metadata() {
+    let html = br#"<html lang="de"><head><title>Regen | Beispiel</title>
+        <meta property="og:site_name" content="Beispiel">
+        <meta name="author" content="Erika Muster"></head>
+        <body><article><p>Es regnet seit Tagen in der ganzen Stadt, und die Keller laufen voll.
+        Die Feuerwehr pumpt rund um die Uhr.</p></article></body></html>"#;
+    let out = chaff::extract(html, Some("https://www.beispiel.de/regen")).unwrap();
+    let m = out.metadata();
+    assert_eq!(m.title.as_deref(), Some("Regen"));
+    assert_eq!(m.authors, ["Erika Muster"]);
+    assert_eq!(m.language.as_deref(), Some("de"));
+    let record = out.record(chaff::Format::Text);
+    assert_eq!(record["metadata"]["title"], "Regen");
+    assert_eq!(record["metadata"]["sources"]["authors"], "meta");
+}

@@ -708,11 +708,13 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
     let rounds = args.rounds.max(1);
     let (mut pages, mut bytes, mut nodes) = (0usize, 0usize, 0usize);
     let (mut parse_t, mut total_t, mut smooth_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let mut meta_t = Duration::ZERO;
     let mut max_tree = (0usize, Duration::ZERO);
     for page in input {
         let Ok(page) = page else { continue };
         let (mut best_parse, mut best_total, mut best_smooth) =
             (Duration::MAX, Duration::MAX, Duration::MAX);
+        let mut best_meta = Duration::MAX;
         let mut tree_nodes = 0;
         for _ in 0..rounds {
             let start = Instant::now();
@@ -721,6 +723,9 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
             };
             std::hint::black_box(extraction.text());
             let total = start.elapsed();
+            let start = Instant::now();
+            std::hint::black_box(extraction.metadata());
+            best_meta = best_meta.min(start.elapsed());
             let start = Instant::now();
             let Ok(doc) = chaff_dom::parse(&page.bytes) else {
                 break;
@@ -756,6 +761,7 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
         parse_t += best_parse;
         total_t += best_total;
         smooth_t += best_smooth;
+        meta_t += best_meta;
         if tree_nodes > max_tree.0 {
             max_tree = (tree_nodes, best_smooth);
         }
@@ -770,6 +776,10 @@ pub fn bench(args: PagelevelBench) -> anyhow::Result<Status> {
         per(total_t),
         per(parse_t),
         per(smooth_t)
+    )?;
+    outln!(
+        "metadata (Extraction::metadata, read after extraction): {:.3} ms per page",
+        per(meta_t)
     )?;
     outln!(
         "largest smoothing tree: {} nodes in {:.2} ms; largest document {} nodes",

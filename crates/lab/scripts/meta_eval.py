@@ -1,0 +1,52 @@
+"""Metadata (title, author, date) of `chaff extract` on wcxb-dev, scored by the reference
+scorer's metadata_scores (../shared/tools/score.py): exact and lenient match rates over pages
+whose gold has the field, and how often a value is given where the gold has none.
+
+  python3 crates/lab/scripts/meta_eval.py            # CHAFF=path/to/chaff, default target/release/chaff
+
+The pages go to `chaff extract -` as JSON Lines ({"url", "html"}), so each page's URL is known
+as it would be in a crawl; the values are the `metadata` object of each output record.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+SHARED = Path(os.environ.get("CHAFF_SHARED", REPO.parent / "shared"))
+sys.path.insert(0, str(SHARED / "tools"))
+import datasets  # noqa: E402
+import score  # noqa: E402
+
+CHAFF = os.environ.get("CHAFF", str(REPO / "target" / "release" / "chaff"))
+
+
+def main():
+    pages = datasets.load("wcxb-dev")
+    lines = "".join(
+        json.dumps({"url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n" for p in pages
+    )
+    r = subprocess.run([CHAFF, "extract", "-q", "--format", "text", "-"], input=lines.encode(),
+                       capture_output=True)
+    if r.returncode not in (0, 1):
+        sys.exit(f"chaff failed ({r.returncode}): {r.stderr.decode()[-500:]}")
+    by_line = {}
+    for line in r.stdout.decode("utf-8", "replace").split("\n"):
+        if line.strip():
+            o = json.loads(line)
+            n = int(o["source"].rsplit(":", 1)[-1])
+            by_line[n] = o.get("metadata") or {}
+    preds = []
+    for i in range(len(pages)):
+        m = by_line.get(i + 1, {})
+        preds.append({"title": m.get("title"), "author": m.get("authors"), "date": m.get("published")})
+    res = score.metadata_scores(pages, preds)
+    pct = lambda x: "–" if x is None else f"{x:.1%}"  # noqa: E731
+    for f, s in res.items():
+        print(f"{f:<7} exact {pct(s['exact'])}  lenient {pct(s['lenient'])}  (n={s['n']})   "
+              f"given where the gold has none {pct(s['fp'])} (n={s['n_null']})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+//! Everything but JSON-LD: `<meta>` names and properties (OpenGraph, Twitter, Dublin Core,
+//! citation and publisher conventions), microdata `itemprop`s, `<html lang>`, links
+//! (`rel=canonical`, `rel=license`, `rel=author`), `<time>` elements and bylines.
+
+use chaff_dom::{Document, NodeId};
+
+use crate::{Candidates, Source};
+
+/// `<meta>` keys (lower case) by field and source.
+const META: &[(&str, &str, Source)] = &[
+    ("og:title", "title", Source::OpenGraph),
+    ("og:site_name", "site_name", Source::OpenGraph),
+    ("og:description", "description", Source::OpenGraph),
+    ("og:image", "image", Source::OpenGraph),
+    ("og:image:url", "image", Source::OpenGraph),
+    ("og:url", "canonical_url", Source::OpenGraph),
+    ("og:locale", "language", Source::OpenGraph),
+    ("article:published_time", "published", Source::OpenGraph),
+    ("og:published_time", "published", Source::OpenGraph),
+    ("article:modified_time", "modified", Source::OpenGraph),
+    ("og:updated_time", "modified", Source::OpenGraph),
+    ("twitter:title", "title", Source::Twitter),
+    ("twitter:description", "description", Source::Twitter),
+    ("twitter:image", "image", Source::Twitter),
+    ("dc.title", "title", Source::DublinCore),
+    ("dcterms.title", "title", Source::DublinCore),
+    ("dc.date", "published", Source::DublinCore),
+    ("dc.date.issued", "published", Source::DublinCore),
+    ("dcterms.date", "published", Source::DublinCore),
+    ("dcterms.issued", "published", Source::DublinCore),
+    ("dcterms.created", "published", Source::DublinCore),
+    ("dcterms.modified", "modified", Source::DublinCore),
+    ("dc.language", "language", Source::DublinCore),
+    ("dcterms.language", "language", Source::DublinCore),
+    ("dc.description", "description", Source::DublinCore),
+    ("dc.rights", "license", Source::DublinCore),
+    ("dcterms.license", "license", Source::DublinCore),
+    ("dc.publisher", "site_name", Source::DublinCore),
+    ("description", "description", Source::Meta),
+    ("citation_title", "title", Source::Meta),
+    ("citation_publication_date", "published", Source::Meta),
+    ("citation_date", "published", Source::Meta),
+    ("article.published", "published", Source::Meta),
+    ("pubdate", "published", Source::Meta),
+    ("publishdate", "published", Source::Meta),
+    ("publish-date", "published", Source::Meta),
+    ("publish_date", "published", Source::Meta),
+    ("date", "published", Source::Meta),
+    ("sailthru.date", "published", Source::Meta),
+    ("parsely-pub-date", "published", Source::Meta),
+    ("application-name", "site_name", Source::Meta),
+    ("datepublished", "published", Source::Microdata),
+    ("datemodified", "modified", Source::Microdata),
+    ("headline", "title", Source::Microdata),
+];
+
+/// `<meta>` keys holding authors, and keys holding tags or sections.
+const META_LISTS: &[(&str, &str, Source)] = &[
+    ("article:author", "authors", Source::OpenGraph),
+    ("dc.creator", "authors", Source::DublinCore),
+    ("dcterms.creator", "authors", Source::DublinCore),
+    ("author", "authors", Source::Meta),
+    ("citation_author", "authors", Source::Meta),
+    ("parsely-author", "authors", Source::Meta),
+    ("sailthru.author", "authors", Source::Meta),
+    ("article:tag", "tags", Source::OpenGraph),
+    ("keywords", "tags", Source::Meta),
+    ("news_keywords", "tags", Source::Meta),
+    ("article:section", "categories", Source::OpenGraph),
+];
+
+/// Reads everything but JSON-LD into `c`.
+pub(crate) fn read(doc: &Document, c: &mut Candidates) {
+    let mut lists: Vec<(&'static str, Source, Vec<String>)> = Vec::new();
+    let mut push = |field: &'static str, source: Source, value: String| match lists
+        .iter_mut()
+        .find(|(f, s, _)| *f == field && *s == source)
+    {
+        Some((_, _, v)) => v.push(value),
+        None => lists.push((field, source, vec![value])),
+    };
+    if let Some(html) = doc.find_tag("html")
+        && let Some(lang) = doc
+            .attr(html, "lang")
+            .or_else(|| doc.attr(html, "xml:lang"))
+    {
+        c.add("language", Source::Html, lang);
+    }
+    let mut time_seen = false;
+    for id in doc.ids().filter(|&id| doc.is_element(id)) {
+        if doc.is_tag(id, "meta") {
+            read_meta(doc, id, c, &mut push);
+        } else if doc.is_tag(id, "link") || doc.is_tag(id, "a") {
+            read_link(doc, id, c, &mut push);
+        } else if doc.is_tag(id, "time") {
+            time_seen |= read_time(doc, id, c, time_seen);
+        }
+        if !doc.is_tag(id, "meta") {
+            read_itemprop(doc, id, c, &mut push);
+        }
+        if let Some(name) = byline(doc, id) {
+            push("authors", Source::Html, name);
+        }
+    }
+    for (field, source, values) in lists {
+        let values = if field == "tags" && source == Source::Meta {
+            values
+                .iter()
+                .flat_map(|v| v.split(','))
+                .map(str::to_string)
+                .collect()
+        } else {
+            values
+        };
+        c.add_list(field, source, values);
+    }
+}
+
+fn read_meta(
+    doc: &Document,
+    id: NodeId,
+    c: &mut Candidates,
+    push: &mut impl FnMut(&'static str, Source, String),
+) {
+    let Some(content) = doc
+        .attr(id, "content")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        if doc
+            .attr(id, "http-equiv")
+            .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
+            && let Some(l) = doc.attr(id, "content")
+        {
+            c.add("language", Source::Meta, l);
+        }
+        return;
+    };
+    if doc
+        .attr(id, "http-equiv")
+        .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
+    {
+        c.add("language", Source::Meta, content);
+        return;
+    }
+    for key in ["property", "name", "itemprop"] {
+        let Some(k) = doc.attr(id, key) else { continue };
+        let k = k.trim().to_ascii_lowercase();
+        if let Some((_, field, source)) = META.iter().find(|(m, _, _)| *m == k) {
+            c.add(field, *source, content);
+        }
+        if let Some((_, field, source)) = META_LISTS.iter().find(|(m, _, _)| *m == k) {
+            // Profile URLs are not names.
+            if *field != "authors" || !looks_like_url(content) {
+                push(field, *source, content.to_string());
+            }
+        }
+        if k == "author" && key == "itemprop" && !looks_like_url(content) {
+            push("authors", Source::Microdata, content.to_string());
+        }
+    }
+}
+
+fn read_link(
+    doc: &Document,
+    id: NodeId,
+    c: &mut Candidates,
+    push: &mut impl FnMut(&'static str, Source, String),
+) {
+    let rel = doc.attr(id, "rel").unwrap_or("").to_ascii_lowercase();
+    let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
+    let href = doc
+        .attr(id, "href")
+        .map(str::trim)
+        .filter(|h| !h.is_empty());
+    if doc.is_tag(id, "link")
+        && rels.contains(&"canonical")
+        && let Some(h) = href
+    {
+        c.add("canonical_url", Source::Html, h);
+    }
+    if rels.contains(&"license")
+        && let Some(h) = href
+    {
+        c.add("license", Source::Html, h);
+    }
+    if doc.is_tag(id, "a") && rels.contains(&"author") {
+        let name = doc.subtree_text(id);
+        if is_name(&name) {
+            push("authors", Source::Html, name.trim().to_string());
+        }
+    }
+}
+
+/// A `<time>`: `itemprop=datePublished|dateModified` (microdata), else the first `<time
+/// datetime>` inside an `<article>` or `<header>`, or carrying `pubdate`. Returns whether it
+/// gave the page's first document date.
+fn read_time(doc: &Document, id: NodeId, c: &mut Candidates, seen: bool) -> bool {
+    let value = doc
+        .attr(id, "datetime")
+        .map(str::to_string)
+        .unwrap_or_else(|| doc.subtree_text(id));
+    match doc
+        .attr(id, "itemprop")
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("datepublished") => c.add("published", Source::Microdata, &value),
+        Some("datemodified") => c.add("modified", Source::Microdata, &value),
+        _ => {}
+    }
+    let in_article = doc
+        .ancestors(id)
+        .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "header"));
+    let stated =
+        doc.attr(id, "datetime").is_some() && (in_article || doc.attr(id, "pubdate").is_some());
+    if !seen && stated {
+        c.add("published", Source::Html, &value);
+        return true;
+    }
+    false
+}
+
+/// Microdata on other elements: a headline, an author (its `name` inside, or its text).
+fn read_itemprop(
+    doc: &Document,
+    id: NodeId,
+    c: &mut Candidates,
+    push: &mut impl FnMut(&'static str, Source, String),
+) {
+    let Some(prop) = doc.attr(id, "itemprop") else {
+        return;
+    };
+    let prop = prop.to_ascii_lowercase();
+    let props: Vec<&str> = prop.split_ascii_whitespace().collect();
+    if props.contains(&"headline") {
+        c.add("title", Source::Microdata, &doc.subtree_text(id));
+    }
+    if props.contains(&"author") || props.contains(&"creator") {
+        let named = doc.descendants(id).find(|&d| {
+            doc.attr(d, "itemprop")
+                .is_some_and(|p| p.eq_ignore_ascii_case("name"))
+        });
+        let name = match named {
+            Some(n) => doc
+                .attr(n, "content")
+                .map(str::to_string)
+                .unwrap_or_else(|| doc.subtree_text(n)),
+            None => doc.subtree_text(id),
+        };
+        let name = strip_by(&name);
+        if is_name(&name) {
+            push("authors", Source::Microdata, name);
+        }
+    }
+    if (props.contains(&"datepublished") || props.contains(&"datemodified"))
+        && !doc.is_tag(id, "time")
+    {
+        let field = if props.contains(&"datepublished") {
+            "published"
+        } else {
+            "modified"
+        };
+        if let Some(v) = doc.attr(id, "content").or_else(|| doc.attr(id, "datetime")) {
+            c.add(field, Source::Microdata, v);
+        }
+    }
+}
+
+/// A byline element's author: an element whose class says `byline` or `author-name`, whose
+/// text is a short name ("By Jane Doe").
+fn byline(doc: &Document, id: NodeId) -> Option<String> {
+    let class = doc.attr(id, "class")?.to_ascii_lowercase();
+    let marked = class
+        .split_ascii_whitespace()
+        .any(|c| c.contains("byline") || c.contains("author-name") || c.contains("author__name"));
+    if !marked {
+        return None;
+    }
+    let name = strip_by(&doc.subtree_text(id));
+    is_name(&name).then_some(name)
+}
+
+fn strip_by(s: &str) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = s.to_lowercase();
+    for p in ["by ", "von ", "par ", "por ", "di ", "door "] {
+        if lower.starts_with(p) {
+            return s[p.len()..].trim().to_string();
+        }
+    }
+    s
+}
+
+/// A person's or a desk's name: one to six words, no digits, not a URL.
+fn is_name(s: &str) -> bool {
+    let words = s.split_whitespace().count();
+    (1..=6).contains(&words) && !s.chars().any(|c| c.is_ascii_digit()) && !looks_like_url(s)
+}
+
+fn looks_like_url(s: &str) -> bool {
+    let s = s.trim();
+    s.starts_with("http://")
+        || s.starts_with("https://")
+        || s.starts_with("//")
+        || s.starts_with('/')
+}

@@ -1,0 +1,179 @@
+//! Each source on hand-made pages, precedence between them, dates, and the rule that a field
+//! the page does not give is absent.
+
+use super::*;
+
+fn meta(html: &str, url: Option<&str>) -> Metadata {
+    let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+    extract(&doc, url)
+}
+
+#[test]
+fn json_ld_graph_with_nested_authors_and_publisher() {
+    let m = meta(
+        r#"<html lang="en-gb"><head><title>Rain floods the square | The Example Times</title>
+        <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+          {"@type":"WebSite","name":"Example Times Online"},
+          {"@type":"NewsArticle","headline":"Rain floods the square",
+           "datePublished":"2021-03-05T10:00:00+01:00","dateModified":"2021-03-06",
+           "author":[{"@type":"Person","name":"Jane Doe"},{"@type":"Person","name":"Sam Roe"},
+                     {"@type":"Organization","name":"Example Desk"}],
+           "publisher":{"@type":"Organization","name":"The Example Times"},
+           "keywords":"rain, floods","articleSection":"Weather",
+           "image":{"@type":"ImageObject","url":"/img/rain.jpg"}}]}
+        </script></head><body><p>x</p></body></html>"#,
+        Some("https://news.example.org/a"),
+    );
+    assert_eq!(m.title.as_deref(), Some("Rain floods the square"));
+    assert_eq!(
+        m.page_title.as_deref(),
+        Some("Rain floods the square | The Example Times")
+    );
+    assert_eq!(m.authors, ["Jane Doe", "Sam Roe"]);
+    assert_eq!(m.published.as_deref(), Some("2021-03-05T10:00:00+01:00"));
+    assert_eq!(m.modified.as_deref(), Some("2021-03-06"));
+    assert_eq!(m.site_name.as_deref(), Some("The Example Times"));
+    assert_eq!(m.tags, ["rain", "floods"]);
+    assert_eq!(m.categories, ["Weather"]);
+    assert_eq!(
+        m.image.as_deref(),
+        Some("https://news.example.org/img/rain.jpg")
+    );
+    assert_eq!(m.language.as_deref(), Some("en-GB"));
+    assert_eq!(m.page_type, Some(PageType::Article));
+    assert_eq!(m.sources["authors"], Source::JsonLd);
+    assert_eq!(m.sources["language"], Source::Html);
+}
+
+#[test]
+fn broken_json_ld_is_skipped_and_other_sources_answer() {
+    let m = meta(
+        r#"<html><head><script type="application/ld+json">{"@type": "Article", "headline": </script>
+        <meta property="og:title" content="Headline from OpenGraph - Example">
+        <meta property="og:site_name" content="Example">
+        <meta name="author" content="Jane Doe">
+        <meta property="article:published_time" content="2020-01-02">
+        </head><body></body></html>"#,
+        None,
+    );
+    assert_eq!(m.title.as_deref(), Some("Headline from OpenGraph"));
+    assert_eq!(m.authors, ["Jane Doe"]);
+    assert_eq!(m.published.as_deref(), Some("2020-01-02"));
+    assert_eq!(m.sources["title"], Source::OpenGraph);
+    assert_eq!(m.sources["authors"], Source::Meta);
+    assert!(m.page_type.is_none());
+}
+
+#[test]
+fn structured_markup_wins_over_meta_names_and_the_document() {
+    let m = meta(
+        r#"<html><head>
+        <meta name="date" content="2019-12-31"><meta name="author" content="Web Team">
+        <script type="application/ld+json">[{"@type":"BlogPosting","headline":"Real headline",
+          "datePublished":"2020-06-01","author":"Ann Author"}]</script>
+        </head><body><article><time datetime="2018-01-01">old</time>
+        <span class="byline">By Someone Else</span></article></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2020-06-01"));
+    assert_eq!(m.authors, ["Ann Author"]);
+    assert_eq!(m.sources["published"], Source::JsonLd);
+}
+
+#[test]
+fn microdata_time_bylines_and_links() {
+    let m = meta(
+        r#"<html><head><link rel="canonical" href="/story/1"></head><body>
+        <article itemscope itemtype="https://schema.org/Article">
+          <h1 itemprop="headline">Microdata headline</h1>
+          <span itemprop="author" itemscope><span itemprop="name">Max Muster</span></span>
+          <time itemprop="datePublished" datetime="2022-02-03">3 Feb</time>
+        </article></body></html>"#,
+        Some("https://example.de/x"),
+    );
+    assert_eq!(m.title.as_deref(), Some("Microdata headline"));
+    assert_eq!(m.authors, ["Max Muster"]);
+    assert_eq!(m.published.as_deref(), Some("2022-02-03"));
+    assert_eq!(
+        m.canonical_url.as_deref(),
+        Some("https://example.de/story/1")
+    );
+    let m = meta(
+        r#"<html><body><header><time datetime="2023-04-05T08:00">5 April</time></header>
+        <div class="post-byline">By Lee Writer</div><p>text</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2023-04-05T08:00"));
+    assert_eq!(m.authors, ["Lee Writer"]);
+    assert_eq!(m.sources["published"], Source::Html);
+}
+
+#[test]
+fn what_the_page_does_not_give_is_absent() {
+    let m = meta(
+        "<html><body><time datetime=\"2020-01-01\">in a comment, outside any article</time>\
+         <p>Some text by nobody in particular.</p></body></html>",
+        None,
+    );
+    assert_eq!(m, Metadata::default());
+    // A profile URL is not an author's name.
+    let m = meta(
+        r#"<html><head><meta property="article:author" content="https://facebook.com/someone"></head></html>"#,
+        None,
+    );
+    assert!(m.authors.is_empty());
+}
+
+#[test]
+fn titles_lose_the_site_name_only() {
+    let strip = |t, s, u| strip_site_name(t, s, u);
+    assert_eq!(strip("Rain | BBC News", Some("BBC News"), None), "Rain");
+    assert_eq!(
+        strip("BBC News - Rain today", Some("BBC News"), None),
+        "Rain today"
+    );
+    assert_eq!(
+        strip(
+            "Rain — example.org",
+            None,
+            Some("https://www.example.org/a")
+        ),
+        "Rain"
+    );
+    assert_eq!(strip("Rain | Sun", Some("BBC"), None), "Rain | Sun");
+    assert_eq!(strip("Q&A: rain", Some("Example"), None), "Q&A: rain");
+}
+
+#[test]
+fn dates_across_formats_and_languages() {
+    let cases = [
+        (
+            "2021-03-05T10:00:00+01:00",
+            Some("2021-03-05T10:00:00+01:00"),
+        ),
+        ("2021-03-05", Some("2021-03-05")),
+        ("20210305", Some("2021-03-05")),
+        ("2021/03/05", Some("2021-03-05")),
+        ("05.03.2021", Some("2021-03-05")),
+        ("25/12/2020", Some("2020-12-25")),
+        ("12/25/2020", Some("2020-12-25")),
+        ("03/05/2021", None),
+        ("March 5, 2021", Some("2021-03-05")),
+        ("Tuesday, 5th March 2021, 10:00", Some("2021-03-05")),
+        ("5. März 2021", Some("2021-03-05")),
+        ("5 mars 2021", Some("2021-03-05")),
+        ("5 de marzo de 2021", Some("2021-03-05")),
+        ("2021-02-30", None),
+        ("yesterday", None),
+    ];
+    for (input, want) in cases {
+        assert_eq!(normalize_date(input).as_deref(), want, "{input}");
+    }
+}
+
+#[test]
+fn language_tags_are_bcp47() {
+    assert_eq!(bcp47("en_US").as_deref(), Some("en-US"));
+    assert_eq!(bcp47("ZH-hant-tw").as_deref(), Some("zh-Hant-TW"));
+    assert_eq!(bcp47("english"), None);
+}
