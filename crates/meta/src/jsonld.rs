@@ -68,7 +68,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Option<PageType> {
         collect(v, &mut entities);
     }
     let (main, kind) = main_entity(&entities)?;
-    read_entity(main, c);
+    read_entity(main, c, kind);
     for e in &entities {
         if has_type(e, &["WebSite", "Organization"])
             && let Some(n) = str_of(e.get("name"))
@@ -151,8 +151,14 @@ fn str_of(v: Option<&Value>) -> Option<&str> {
     }
 }
 
-fn read_entity(e: &Value, c: &mut Candidates) {
-    let title = str_of(e.get("headline")).or_else(|| str_of(e.get("name")));
+fn read_entity(e: &Value, c: &mut Candidates, kind: Option<PageType>) {
+    // An organisation's or a web page's `name` is no headline.
+    let named = matches!(
+        kind,
+        Some(PageType::Article | PageType::Forum | PageType::Product | PageType::Documentation)
+    );
+    let title =
+        str_of(e.get("headline")).or_else(|| named.then(|| str_of(e.get("name"))).flatten());
     if let Some(t) = title {
         c.add("title", Source::JsonLd, t);
     }
@@ -177,7 +183,11 @@ fn read_entity(e: &Value, c: &mut Candidates) {
     {
         c.add("site_name", Source::JsonLd, n);
     }
-    c.add_list("authors", Source::JsonLd, authors(e.get("author")));
+    // An organisation named as author counts only when nothing names a person: it is often
+    // the publisher standing in for a byline the page does show.
+    let (people, orgs) = authors(e.get("author"));
+    c.add_list("authors", Source::JsonLd, people);
+    c.add_list("organisation_authors", Source::JsonLd, orgs);
     c.add_list("tags", Source::JsonLd, keywords(e.get("keywords")));
     c.add_list(
         "categories",
@@ -195,12 +205,12 @@ fn image_url(v: Option<&Value>) -> Option<&str> {
     }
 }
 
-/// Authors: names of people first, then of organisations; strings as they are.
-fn authors(v: Option<&Value>) -> Vec<String> {
+/// Authors: the names of people (strings as they are), and of organisations.
+fn authors(v: Option<&Value>) -> (Vec<String>, Vec<String>) {
     let items: Vec<&Value> = match v {
         Some(Value::Array(a)) => a.iter().collect(),
         Some(other) => vec![other],
-        None => return Vec::new(),
+        None => return (Vec::new(), Vec::new()),
     };
     let mut people = Vec::new();
     let mut orgs = Vec::new();
@@ -219,7 +229,7 @@ fn authors(v: Option<&Value>) -> Vec<String> {
             _ => {}
         }
     }
-    if people.is_empty() { orgs } else { people }
+    (people, orgs)
 }
 
 /// Keywords as a list, or a comma-separated string.

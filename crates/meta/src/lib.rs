@@ -161,9 +161,29 @@ impl Candidates {
     }
 }
 
-/// Collapses whitespace and trims.
+/// Collapses whitespace and trims; decodes character references, which many sites leave
+/// (or double) in JSON-LD and `<meta>` values (`&#8211;`, `&amp;#39;`).
 fn clean(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for _ in 0..2 {
+        if !(s.contains('&') && s.contains(';')) {
+            break;
+        }
+        s = decode_references(&s);
+    }
+    s
+}
+
+/// The text an HTML parser makes of `s` (markup characters kept as they are).
+fn decode_references(s: &str) -> String {
+    let html = format!("<body><p>{}", s.replace('<', "&lt;"));
+    match chaff_dom::parse_str(&html, &chaff_dom::ParseOptions::default()) {
+        Ok(doc) => doc
+            .find_tag("p")
+            .map(|p| doc.subtree_text(p))
+            .unwrap_or_else(|| s.to_string()),
+        Err(_) => s.to_string(),
+    }
 }
 
 /// Reads a page's metadata. `url` is the page's address, when known (for resolving relative
@@ -202,14 +222,28 @@ pub fn extract(doc: &Document, url: Option<&str>) -> Metadata {
             }
         }
     }
-    if let Some(t) = take("title", &mut m) {
-        m.title = Some(strip_site_name(&t, m.site_name.as_deref(), url));
-    } else if let Some(t) = &m.page_title {
-        m.title = Some(strip_site_name(t, m.site_name.as_deref(), url));
+    let stated = take("title", &mut m).or_else(|| {
+        let t = m.page_title.clone()?;
         m.sources.insert("title", Source::Html);
-    }
+        Some(t)
+    });
+    m.title = match (markup::headline(doc), stated) {
+        // The headline the page shows, when it has one: titles in markup are often written
+        // for search engines and sharing.
+        (Some(h1), _) => {
+            m.sources.insert("title", Source::Html);
+            Some(h1)
+        }
+        (None, Some(t)) => Some(strip_site_name(&t, m.site_name.as_deref(), url)),
+        (None, None) => None,
+    };
     for (field, slot) in [("authors", 0), ("tags", 1), ("categories", 2)] {
-        if let Some((source, values)) = c.best_list(field) {
+        let best = c.best_list(field).or_else(|| {
+            (slot == 0)
+                .then(|| c.best_list("organisation_authors"))
+                .flatten()
+        });
+        if let Some((source, values)) = best {
             let values = dedup(values);
             m.sources.insert(field, source);
             match slot {

@@ -103,6 +103,14 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
         }
     }
     for (field, source, values) in lists {
+        // Bylines and author links all over a page are a listing's, not the page's author.
+        if field == "authors" && source == Source::Html {
+            let distinct: std::collections::HashSet<String> =
+                values.iter().map(|v| v.to_lowercase()).collect();
+            if distinct.len() > 2 {
+                continue;
+            }
+        }
         let values = if field == "tags" && source == Source::Meta {
             values
                 .iter()
@@ -267,13 +275,24 @@ fn read_itemprop(
     }
 }
 
-/// A byline element's author: an element whose class says `byline` or `author-name`, whose
-/// text is a short name ("By Jane Doe").
+/// A byline's author: a link to an author page (`/author/...`), or an element whose class or
+/// id says `byline` or `author` and whose text is a short name ("By Jane Doe").
 fn byline(doc: &Document, id: NodeId) -> Option<String> {
-    let class = doc.attr(id, "class")?.to_ascii_lowercase();
-    let marked = class
-        .split_ascii_whitespace()
-        .any(|c| c.contains("byline") || c.contains("author-name") || c.contains("author__name"));
+    let author_link = doc.is_tag(id, "a")
+        && doc
+            .attr(id, "href")
+            .is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
+    let marked = author_link
+        || ["class", "id"].iter().any(|a| {
+            doc.attr(id, a).is_some_and(|v| {
+                v.to_ascii_lowercase().split_ascii_whitespace().any(|c| {
+                    (c.contains("byline") || c.contains("author"))
+                        && !c.contains("authority")
+                        && !c.contains("avatar")
+                        && !c.contains("bio")
+                })
+            })
+        });
     if !marked {
         return None;
     }
@@ -284,8 +303,20 @@ fn byline(doc: &Document, id: NodeId) -> Option<String> {
 fn strip_by(s: &str) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     let lower = s.to_lowercase();
-    for p in ["by ", "von ", "par ", "por ", "di ", "door "] {
-        if lower.starts_with(p) {
+    for p in [
+        "written by",
+        "posted by",
+        "published by",
+        "author:",
+        "by:",
+        "by ",
+        "von ",
+        "par ",
+        "por ",
+        "di ",
+        "door ",
+    ] {
+        if lower.starts_with(p) && s.is_char_boundary(p.len()) {
             return s[p.len()..].trim().to_string();
         }
     }
@@ -304,4 +335,23 @@ fn looks_like_url(s: &str) -> bool {
         || s.starts_with("https://")
         || s.starts_with("//")
         || s.starts_with('/')
+}
+
+/// The headline the page shows: the first `<h1>` inside `<article>` or `<main>`, else the
+/// page's only `<h1>`; two to forty words.
+pub(crate) fn headline(doc: &Document) -> Option<String> {
+    let h1s: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "h1")).collect();
+    let inside = h1s.iter().copied().find(|&h| {
+        doc.ancestors(h)
+            .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
+    });
+    let h1 = inside.or_else(|| (h1s.len() == 1).then(|| h1s[0]))?;
+    let text = doc
+        .subtree_text(h1)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (2..=40)
+        .contains(&text.split_whitespace().count())
+        .then_some(text)
 }

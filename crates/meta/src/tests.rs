@@ -177,3 +177,46 @@ fn language_tags_are_bcp47() {
     assert_eq!(bcp47("ZH-hant-tw").as_deref(), Some("zh-Hant-TW"));
     assert_eq!(bcp47("english"), None);
 }
+
+#[test]
+fn the_shown_headline_wins_and_references_are_decoded() {
+    let m = meta(
+        r#"<html><head><meta property="og:title" content="Budget Traveler&amp;#8217;s Guide &#8211; Example">
+        </head><body><header><h1>Site logo</h1></header>
+        <main><h1>Budget Traveler’s Guide To Insurance</h1></main></body></html>"#,
+        None,
+    );
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Budget Traveler’s Guide To Insurance")
+    );
+    assert_eq!(m.sources["title"], Source::Html);
+    let m = meta(
+        r#"<html><head><meta property="og:title" content="Guide &#8211; A &amp; B"></head></html>"#,
+        None,
+    );
+    assert_eq!(m.title.as_deref(), Some("Guide – A & B"));
+}
+
+#[test]
+fn people_before_organisations_and_listings_have_no_author() {
+    let m = meta(
+        r#"<html><head><script type="application/ld+json">{"@type":"Article","headline":"H",
+        "author":{"@type":"Organization","name":"Clinic"}}</script></head>
+        <body><article><a href="/author/holly-wilgus">Holly Wilgus</a><p>t</p></article></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Holly Wilgus"]);
+    let m = meta(
+        r#"<html><body><a href="/author/a">Ann A</a><a href="/author/b">Bob B</a>
+        <a href="/author/c">Cy C</a></body></html>"#,
+        None,
+    );
+    assert!(m.authors.is_empty(), "{:?}", m.authors);
+    let m = meta(
+        r#"<html><head><script type="application/ld+json">{"@type":"Article","headline":"H",
+        "author":{"@type":"Organization","name":"Clinic"}}</script></head><body></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Clinic"]);
+}
