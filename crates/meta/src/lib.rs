@@ -192,6 +192,11 @@ pub fn extract(doc: &Document, url: Option<&str>) -> Metadata {
     let mut c = Candidates::default();
     let page_type = jsonld::read(doc, &mut c);
     markup::read(doc, &mut c);
+    if c.best("published").is_none()
+        && let Some(d) = markup::date_near_headline(doc)
+    {
+        c.add("published", Source::Html, &d);
+    }
     let mut m = Metadata {
         page_type,
         page_title: doc.title().filter(|t| !t.is_empty()),

@@ -355,3 +355,21 @@ pub(crate) fn headline(doc: &Document) -> Option<String> {
         .contains(&text.split_whitespace().count())
         .then_some(text)
 }
+
+/// A date written near the headline the page shows ("Updated March 5, 2021" in the lines
+/// after the `<h1>`): the first short text within the headline's next few text nodes that
+/// reads as a date.
+pub(crate) fn date_near_headline(doc: &Document) -> Option<String> {
+    let h1 = doc.ids().find(|&id| doc.is_tag(id, "h1"))?;
+    let after = doc.subtree_end(h1).index();
+    doc.ids()
+        .skip(after)
+        .filter(|&id| doc.is_text(id) && !doc.text(id).trim().is_empty())
+        .take(12)
+        .find_map(|id| {
+            let t = doc.text(id).trim();
+            let short = t.split_whitespace().count() <= 8;
+            let dated = short && t.chars().any(|c| c.is_ascii_digit());
+            dated.then(|| crate::dates::normalize_date(t)).flatten()
+        })
+}

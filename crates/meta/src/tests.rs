@@ -220,3 +220,20 @@ fn people_before_organisations_and_listings_have_no_author() {
     );
     assert_eq!(m.authors, ["Clinic"]);
 }
+
+#[test]
+fn a_date_written_under_the_headline_when_markup_states_none() {
+    let m = meta(
+        "<html><body><h1>Rain floods the square</h1><p>By Ann</p><p>Updated March 5, 2021</p>\
+         <p>Text of the story.</p></body></html>",
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2021-03-05"));
+    assert_eq!(m.sources["published"], Source::Html);
+    // Far below the headline, a date is not the page's.
+    let far = format!(
+        "<html><body><h1>Rain floods the square</h1>{}<p>March 5, 2021</p></body></html>",
+        "<p>paragraph</p>".repeat(20)
+    );
+    assert!(meta(&far, None).published.is_none());
+}
