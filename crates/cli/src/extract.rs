@@ -50,6 +50,11 @@ pub struct ExtractArgs {
     /// several pages).
     #[arg(short, long, value_name = "DIR")]
     output: Option<PathBuf>,
+    /// Drop near-duplicates of an earlier page of the run, compared on their extracted text
+    /// (MinHash of 5-word shingles, similarity 0.8): a duplicate's record says which page it
+    /// repeats (`duplicate_of`) instead of carrying the text, and no file is written for it.
+    #[arg(long)]
+    dedup: bool,
 }
 
 /// Runs `chaff extract`.
@@ -101,8 +106,12 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         format: args.format.into(),
         dir: args.output.as_deref(),
     };
+    let sink = Sink {
+        dedup: args.dedup.then(|| Dedup::new(Default::default())),
+        ..Sink::default()
+    };
     let pages = again()?.chain(kept_errors);
-    write_extracted(&extractor, pages, &output, args.input.quiet)
+    write_extracted(&extractor, pages, &output, sink, args.input.quiet)
 }
 
 type PageItem = Result<Page, CorpusError>;
@@ -159,6 +168,7 @@ fn write_extracted(
     ex: &Extractor,
     pages: impl Iterator<Item = PageItem>,
     out: &Output<'_>,
+    mut sink: Sink,
     quiet: bool,
 ) -> anyhow::Result<Status> {
     if let Some(dir) = out.dir {
@@ -166,7 +176,6 @@ fn write_extracted(
     }
     let mut pages = pages.peekable();
     let progress = Progress::new(quiet, "extracting");
-    let mut sink = Sink::default();
     while pages.peek().is_some() {
         let batch: Vec<PageItem> = pages.by_ref().take(BATCH).collect();
         let only_one = sink.seen == 0 && batch.len() == 1 && pages.peek().is_none();
@@ -216,6 +225,32 @@ struct Sink {
     seen: usize,
     jsonl: Option<JsonlWriter<std::io::StdoutLock<'static>>>,
     single: Option<String>,
+    dedup: Option<Dedup>,
+}
+
+/// Near-duplicates within a run: the index of extracted texts and the source of each.
+struct Dedup {
+    index: chaff_dedup::Index,
+    config: chaff_dedup::Config,
+    sources: Vec<String>,
+}
+
+impl Dedup {
+    fn new(config: chaff_dedup::Config) -> Dedup {
+        Dedup {
+            index: chaff_dedup::Index::new(config),
+            config,
+            sources: Vec::new(),
+        }
+    }
+
+    /// The source of the earlier page this text nearly repeats, if any.
+    fn duplicate_of(&mut self, source: &str, text: &str) -> Option<String> {
+        let sig = chaff_dedup::Signature::of(text, &self.config)?;
+        let (_, kept) = self.index.insert(sig);
+        self.sources.push(source.to_string());
+        kept.and_then(|k| self.sources.get(k as usize).cloned())
+    }
 }
 
 impl Sink {
@@ -227,6 +262,24 @@ impl Sink {
         extraction: &chaff::Extraction,
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
+        let duplicate_of = self
+            .dedup
+            .as_mut()
+            .and_then(|d| d.duplicate_of(extraction.source(), extraction.text()));
+        if let Some(kept) = duplicate_of {
+            if out.dir.is_some() {
+                return Ok(WriteOutcome::Written);
+            }
+            let mut record = extraction.record(out.format);
+            if let Some(obj) = record.as_object_mut() {
+                obj.remove("text");
+                obj.insert("duplicate_of".into(), kept.into());
+            }
+            let w = self
+                .jsonl
+                .get_or_insert_with(|| JsonlWriter::new(std::io::stdout().lock(), "stdout"));
+            return Ok(w.write(&record)?);
+        }
         if let Some(dir) = out.dir {
             let name = self
                 .names

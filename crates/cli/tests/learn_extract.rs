@@ -195,3 +195,45 @@ fn a_page_without_main_content_is_an_outcome() {
     assert_eq!(reasons, ["script-only", "empty"]);
     assert!(rs.iter().all(|r| r["text"] == ""));
 }
+
+#[test]
+fn dedup_points_near_copies_at_the_page_they_repeat() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let s = site(29, 0, 6, Some("www.copies.example.org"));
+    let dir = tmp.path().join("site");
+    chaff_synth::write_site(&s, &dir).expect("write");
+    std::fs::remove_file(dir.join("labels.json")).expect("no sidecar");
+    // A copy of page 2 whose article lost its last paragraph: the same article, published
+    // again.
+    let html = &s.pages[2].html;
+    let cut = html.rfind("</p>").expect("a paragraph");
+    let start = html[..cut].rfind("<p").expect("its start");
+    let copy = format!("{}{}", &html[..start], &html[cut + 4..]);
+    std::fs::write(dir.join("zz-copy.html"), copy).expect("write copy");
+    let rs = records(&run(&[
+        "extract",
+        "-q",
+        "--learn",
+        "--dedup",
+        dir.to_str().expect("utf-8"),
+    ]));
+    assert_eq!(rs.len(), 7);
+    let dups: Vec<&serde_json::Value> = rs
+        .iter()
+        .filter(|r| r.get("duplicate_of").is_some())
+        .collect();
+    assert_eq!(dups.len(), 1, "{rs:?}");
+    assert!(
+        dups[0]["source"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with("zz-copy.html")
+    );
+    assert!(
+        dups[0]["duplicate_of"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with(&s.pages[2].file)
+    );
+    assert!(dups[0].get("text").is_none());
+}
