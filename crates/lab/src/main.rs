@@ -17,6 +17,7 @@ macro_rules! outln {
 mod align_sweep;
 mod bench;
 mod crawl_bench;
+mod dedup_eval;
 mod eval;
 mod forest_eval;
 mod menu;
@@ -60,6 +61,8 @@ enum Command {
     Menu(menu_cmd::MenuArgs),
     /// Evaluate an XPath expression on pages (to check or edit a FOREST wrapper).
     Xpath(xpath::XPathArgs),
+    /// Near-duplicate detection on synthetic sites, on whole pages and on extracted text.
+    Dedup(dedup_eval::DedupArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Segment(args) => segment::run(args),
         Command::Menu(args) => menu_cmd::run(args),
         Command::Xpath(args) => xpath::run(args),
+        Command::Dedup(args) => dedup_eval::run(args),
     };
     match result {
         Ok(status) => status.into(),
