@@ -25,6 +25,16 @@ pub struct DedupArgs {
     /// Pages per site (a third of them get a copy).
     #[arg(long, default_value_t = 24)]
     pages: usize,
+    /// The first seed (seeds `first..first + seeds`): choose parameters on other seeds than
+    /// those reported.
+    #[arg(long, default_value_t = 1)]
+    first_seed: u64,
+    /// Words per shingle (default: the shipping configuration's).
+    #[arg(long)]
+    shingle: Option<usize>,
+    /// Similarity threshold (default: the shipping configuration's).
+    #[arg(long)]
+    threshold: Option<f64>,
 }
 
 /// One page of the evaluation: its HTML and, for a copy, the page it copies.
@@ -46,7 +56,7 @@ fn copy(html: &str, k: usize) -> String {
 
 fn items(args: &DedupArgs) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::new();
-    for seed in 1..=args.seeds {
+    for seed in args.first_seed..args.first_seed + args.seeds {
         for site in chaff_synth::generate_sites(seed, args.sites, args.pages) {
             for (i, p) in site.pages.iter().enumerate() {
                 let page = |html: String, suffix: &str| Page {
@@ -76,8 +86,7 @@ fn items(args: &DedupArgs) -> Vec<Item> {
 }
 
 /// Pairs (copy, original) the index reports, over texts in item order.
-fn found(texts: &[String]) -> HashSet<(usize, usize)> {
-    let config = Config::default();
+fn found(texts: &[String], config: Config) -> HashSet<(usize, usize)> {
     let mut index = Index::new(config);
     let mut ids = Vec::new();
     let mut pairs = HashSet::new();
@@ -97,6 +106,12 @@ fn found(texts: &[String]) -> HashSet<(usize, usize)> {
 /// Runs `chaff-lab dedup`.
 pub fn run(args: DedupArgs) -> anyhow::Result<Status> {
     let items = items(&args);
+    let default = Config::default();
+    let config = Config {
+        shingle: args.shingle.unwrap_or(default.shingle),
+        threshold: args.threshold.unwrap_or(default.threshold),
+        ..default
+    };
     let truth: HashSet<(usize, usize)> = items
         .iter()
         .enumerate()
@@ -128,7 +143,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Status> {
         args.seeds as usize * args.sites
     )?;
     for (name, texts) in [("whole page text", &raw), ("extracted text", &cleaned)] {
-        let got = found(texts);
+        let got = found(texts, config);
         let tp = got.intersection(&truth).count() as f64;
         let p = if got.is_empty() {
             1.0
