@@ -86,6 +86,17 @@ impl ProfileStore {
     }
 }
 
+impl FromIterator<Profile> for ProfileStore {
+    /// A store of these profiles (a later profile of a site replaces an earlier one).
+    fn from_iter<I: IntoIterator<Item = Profile>>(profiles: I) -> ProfileStore {
+        let mut store = ProfileStore::new();
+        for p in profiles {
+            store.insert(p);
+        }
+        store
+    }
+}
+
 /// A profile whose models are compiled, ready to label pages.
 pub struct CompiledProfile {
     /// The profile's site.

@@ -121,10 +121,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<Status> {
     let learner = Learner::new(&registry, &["suffix"])?;
     let pages = items.iter().map(|it| Ok(it.page.clone()));
     let learned = learner.learn(pages, &SiteChoice::PerSite, &|_| {})?;
-    let mut store = ProfileStore::new();
-    for p in learned.profiles {
-        store.insert(p);
-    }
+    let store: ProfileStore = learned.profiles.into_iter().collect();
     let ex = Extractor::builder()
         .registry(registry)
         .store(store)

@@ -352,10 +352,7 @@ fn run_learned(
     for w in &learned.warnings {
         common::warn(w);
     }
-    let mut store = ProfileStore::new();
-    for p in learned.profiles {
-        store.insert(p);
-    }
+    let store: ProfileStore = learned.profiles.into_iter().collect();
     let ex = Extractor::builder()
         .registry(registry)
         .store(store)
@@ -635,10 +632,7 @@ fn synthetic_seed(
     });
     let learner = Learner::new(registry, methods)?;
     let learned = learner.learn(pages, &SiteChoice::PerSite, &|_| {})?;
-    let mut store = ProfileStore::new();
-    for p in learned.profiles {
-        store.insert(p);
-    }
+    let store: ProfileStore = learned.profiles.into_iter().collect();
     let ex = Extractor::builder()
         .registry(registry.clone())
         .store(store)
