@@ -88,10 +88,11 @@ pub(crate) fn load_bytes(
 type Parsed = (Document, TextView, Option<String>, SiteKey);
 
 /// Parses `bytes` described by `page` (whose own bytes are not read, so a caller holding
-/// borrowed bytes need not copy them into the page). A web archive's toolbar is cut out first
-/// ([`chaff_dom::archive::strip_inserts`]): it is not part of the page.
+/// borrowed bytes need not copy them into the page). What a web archive injected into a
+/// captured page (its toolbar, scripts and notice) is left out by the parser
+/// ([`chaff_dom::ParseOptions::strip_archive_inserts`], on by default): it is not part of the
+/// page.
 pub(crate) fn parse_parts(page: &Page, bytes: &[u8], opts: &LoadOptions) -> Result<Parsed, Error> {
-    let bytes = &*chaff_dom::archive::strip_inserts(bytes);
     let fail = |e: chaff_dom::DomError| Error::Page {
         page: page.source.clone(),
         message: e.to_string(),

@@ -7,19 +7,40 @@
 //! a usable URL fall back to the folder they were found in, which is how
 //! evaluation sets are usually laid out.
 //!
-//! A page captured by a web archive belongs to the site it was captured from: a capture URL
-//! (`https://web.archive.org/web/20200101000000/https://example.org/a`) names the original
-//! page's site ([`original_url`]). The rule: on a known archive host, or in a path with a
-//! `wayback` segment, a segment of 8 to 14 digits (the capture time, optionally followed by
-//! a playback flag such as `id_` or `if_`, or `*`) followed by an absolute URL or a
-//! `host.tld/...` is a capture. A date in an ordinary URL's path
-//! (`news.example.com/20190512/story`) is not: its host is no archive and what follows is
-//! no host.
+//! A page captured by a web archive belongs to the site it was captured from, not to the
+//! archive: a capture URL (`https://web.archive.org/web/20200101000000/https://example.org/a`)
+//! names the original page, and its key is that page's ([`original_url`] gives it). The rule
+//! for recognising a capture URL:
+//!
+//! * the URL is `http(s)` and its host is a known archive ([`ARCHIVE_HOSTS`], with or
+//!   without `www.`), or its path has a segment that is exactly `wayback` (pywb and
+//!   OpenWayback deployments: `/wayback/<time>/<url>`);
+//! * some later path segment is a capture time: 8 to 14 digits, optionally followed by a
+//!   playback flag of two lower-case letters and `_` (`id_`, `if_`, `im_`, `js_`, `cs_`,
+//!   `oe_`, `fw_`, `mp_`...) or by `*` (a calendar listing). On the Wayback Machine's own
+//!   hosts the segment right after `/web/` may have 1 to 14 digits (it redirects a
+//!   truncated time to the nearest capture), or be a bare `*`;
+//! * what follows that segment is the original URL: absolute (`http://…`, `https://…`,
+//!   `http:/…` with the slash a tool collapsed, or `http%3A//…`), or a bare host with a known
+//!   public suffix (`example.org/a`), read as `http://`. Captures of captures unwrap to the
+//!   innermost original.
+//!
+//! So `news.example.com/20190512/story` stays `example.com`: its host is no archive and it
+//! has no `wayback` segment (and `story` is no host anyway). The archive's own pages
+//! (`https://web.archive.org/about/`) keep the archive's key, `archive.org`.
+//!
+//! A declared URL on an archived page is resolved against the capture URL before it is
+//! unwrapped, so the rewritten canonical link a capture carries
+//! (`/web/20190101000000/http://x.org/a`) names `x.org`; without a page URL such a
+//! root-relative `/web/<time>/<url>` (or `/wayback/…`) link is read as the Wayback Machine's.
+//! A key that came through an archive keeps the source of the URL it was read from
+//! ([`SiteKeySource::Url`] or [`SiteKeySource::DeclaredUrl`]); [`original_url`] tells
+//! whether a URL was a capture.
 
 use std::fmt;
 use std::path::Path;
 
-use url::{Host, Url};
+use url::{Host, Position, Url};
 
 /// Where a [`SiteKey`] came from, best first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,18 +97,31 @@ impl fmt::Display for SiteKey {
 pub fn site_key(url: Option<&str>, declared_url: Option<&str>, folder: Option<&Path>) -> SiteKey {
     let base = url.and_then(parse_page_url);
     let original = base.as_ref().and_then(unwrap_capture);
+    let declared = declared_url.and_then(|d| resolve_declared(d, base.as_ref()));
+    let declared_original = match &declared {
+        Some(d) => unwrap_capture(d),
+        // A root-relative capture path with nothing to resolve it against.
+        None if base.is_none() => declared_url.and_then(relative_capture),
+        None => None,
+    };
+    // A page URL on an archive that is no capture URL we can read names the archive; a
+    // declared capture URL names the page better.
+    if original.is_none()
+        && base.as_ref().is_some_and(is_archive_url)
+        && let Some(key) = declared_original.as_ref().and_then(host_key)
+    {
+        return SiteKey {
+            key,
+            source: SiteKeySource::DeclaredUrl,
+        };
+    }
     if let Some(key) = original.as_ref().or(base.as_ref()).and_then(host_key) {
         return SiteKey {
             key,
             source: SiteKeySource::Url,
         };
     }
-    if let Some(key) = declared_url
-        .and_then(|d| resolve_declared(d, base.as_ref()))
-        .map(|d| unwrap_capture(&d).unwrap_or(d))
-        .as_ref()
-        .and_then(host_key)
-    {
+    if let Some(key) = declared_original.or(declared).as_ref().and_then(host_key) {
         return SiteKey {
             key,
             source: SiteKeySource::DeclaredUrl,
@@ -111,87 +145,179 @@ pub fn registrable_domain(url: &str) -> Option<String> {
     parse_page_url(url).as_ref().and_then(host_key)
 }
 
-/// Hosts of web archives whose capture URLs embed the original URL after a timestamp.
-const ARCHIVE_HOSTS: [&str; 9] = [
+/// Hosts of web archives whose capture URLs embed the original URL after a capture time
+/// (matched with or without a leading `www.`).
+pub const ARCHIVE_HOSTS: &[&str] = &[
     "web.archive.org",
     "wayback.archive.org",
+    "archive.org",
     "wayback.archive-it.org",
     "arquivo.pt",
-    "www.webarchive.org.uk",
     "webarchive.org.uk",
     "webarchive.nationalarchives.gov.uk",
     "webarchive.loc.gov",
-    "archive.org",
+    "webarchive.nla.gov.au",
+    "webarchive.bac-lac.gc.ca",
+    "wayback.vefsafn.is",
+    "swap.stanford.edu",
 ];
 
-/// The original URL of a web-archive capture URL (see the module docs), or `None` when `url`
-/// is not one.
+/// The Wayback Machine's own hosts, where `/web/` may be followed by a short capture time.
+const WAYBACK_MACHINE_HOSTS: &[&str] = &["web.archive.org", "wayback.archive.org", "archive.org"];
+
+/// How many captures of captures are unwrapped.
+const MAX_NESTING: usize = 4;
+
+/// The original URL of a web-archive capture URL, absolute (see the module docs for the
+/// rule), or `None` when `url` is not one. A URL without a scheme is read as `http://`.
+///
+/// `original_url("https://web.archive.org/web/2019id_/example.org/a")` is
+/// `Some("http://example.org/a")`.
 pub fn original_url(url: &str) -> Option<String> {
-    unwrap_capture(&parse_page_url(url)?).map(|u| u.to_string())
+    unwrap_capture(&parse_page_url(url)?).map(String::from)
 }
 
+/// The innermost original URL of a capture URL.
 fn unwrap_capture(url: &Url) -> Option<Url> {
-    let host = url.host_str()?.to_ascii_lowercase();
+    let mut original = capture_original(url)?;
+    for _ in 1..MAX_NESTING {
+        match capture_original(&original) {
+            Some(inner) => original = inner,
+            None => break,
+        }
+    }
+    Some(original)
+}
+
+/// The host without a trailing dot and `www.`, lower-case.
+fn archive_host(url: &Url) -> Option<String> {
+    let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+    Some(match host.strip_prefix("www.") {
+        Some(h) => h.to_string(),
+        None => host,
+    })
+}
+
+fn is_archive_url(url: &Url) -> bool {
+    archive_host(url).is_some_and(|h| ARCHIVE_HOSTS.contains(&h.as_str()))
+}
+
+/// One level of unwrapping: the URL embedded in a capture URL.
+fn capture_original(url: &Url) -> Option<Url> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = archive_host(url)?;
     let known = ARCHIVE_HOSTS.contains(&host.as_str());
-    let whole = url.as_str();
-    // The path as written (the URL crate keeps the embedded URL's `//`).
-    let path_start = whole.find(&host).map(|i| i + host.len())?;
-    let path = &whole[path_start..];
-    let path = path.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
-    let mut rest = path.strip_prefix('/')?;
+    let wayback_machine = WAYBACK_MACHINE_HOSTS.contains(&host.as_str());
+    // The path, query and fragment as written: the embedded URL's `//` and its query are in
+    // there (the URL crate does not collapse slashes).
+    let mut rest = url[Position::BeforePath..].strip_prefix('/')?;
     let mut wayback = false;
+    let mut first = true;
+    let mut after_web = false;
     while let Some((segment, after)) = rest.split_once('/') {
-        if is_capture_time(segment) {
-            if !(known || wayback) {
-                return None;
-            }
-            return embedded_url(after);
+        if (known || wayback)
+            && is_capture_time(segment, wayback_machine && after_web)
+            && let Some(original) = embedded_url(after)
+        {
+            return Some(original);
         }
         wayback |= segment.eq_ignore_ascii_case("wayback");
+        after_web = first && segment == "web";
+        first = false;
         rest = after;
     }
     None
 }
 
-/// A capture time: 8 to 14 digits, then at most a playback flag (`id_`, `if_`...) or `*`.
-fn is_capture_time(segment: &str) -> bool {
-    let digits = segment.bytes().take_while(u8::is_ascii_digit).count();
-    let flag = &segment[digits..];
-    (8..=14).contains(&digits)
-        && (flag.is_empty()
-            || flag == "*"
-            || (flag.len() == 3
-                && flag.ends_with('_')
-                && flag[..2].bytes().all(|b| b.is_ascii_lowercase())))
+/// The original URL in a root-relative capture path (`/web/<time>/<url>`, or one with a
+/// `wayback` segment), read as the Wayback Machine's when nothing says which archive it is.
+fn relative_capture(declared: &str) -> Option<Url> {
+    let declared = declared.trim();
+    let path = declared.strip_prefix('/')?;
+    if path.starts_with('/') {
+        return None;
+    }
+    let wayback_path = path.starts_with("web/")
+        || path
+            .split('/')
+            .any(|segment| segment.eq_ignore_ascii_case("wayback"));
+    if !wayback_path {
+        return None;
+    }
+    let base = Url::parse("https://web.archive.org/").ok()?;
+    unwrap_capture(&base.join(declared).ok()?)
 }
 
-/// The URL that follows a capture time: absolute (`https://`, or `http:/` with the slash a
-/// proxy collapsed), or a bare `host.tld/...`.
-fn embedded_url(s: &str) -> Option<Url> {
-    let lower = s.to_ascii_lowercase();
-    let fixed = if lower.starts_with("http://") || lower.starts_with("https://") {
-        s.to_string()
-    } else if let Some(rest) = lower
-        .strip_prefix("http:/")
-        .or_else(|| lower.strip_prefix("https:/"))
-    {
-        let scheme = if lower.starts_with("https") {
-            "https"
-        } else {
-            "http"
-        };
-        format!("{scheme}://{}", &s[s.len() - rest.len()..])
+/// A capture time: 8 to 14 digits (1 to 14 when `short` is allowed, or none before a `*`),
+/// then at most a playback flag (`id_`, `if_`...) or `*`.
+fn is_capture_time(segment: &str, short: bool) -> bool {
+    let digits = segment.bytes().take_while(u8::is_ascii_digit).count();
+    let flag = &segment[digits..];
+    let flag_ok = flag.is_empty()
+        || flag == "*"
+        || (flag.len() == 3
+            && flag.ends_with('_')
+            && flag[..2].bytes().all(|b| b.is_ascii_lowercase()));
+    let digits_ok = if short {
+        (1..=14).contains(&digits) || (digits == 0 && flag == "*")
     } else {
-        let host = s.split(['/', '?', '#']).next().unwrap_or("");
-        if !host.contains('.') || host.starts_with('.') {
-            return None;
+        (8..=14).contains(&digits)
+    };
+    digits_ok && flag_ok
+}
+
+/// The URL that follows a capture time: absolute (`https://`; `http:/` with the slash a tool
+/// collapsed; `http%3A//` percent-encoded), or a bare `host.tld/...` whose suffix is a known
+/// public suffix.
+fn embedded_url(s: &str) -> Option<Url> {
+    let scheme_len = ["https", "http"]
+        .into_iter()
+        .find(|scheme| {
+            s.get(..scheme.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(scheme))
+        })
+        .map_or(0, str::len);
+    let after_scheme = &s[scheme_len..];
+    let rest = if scheme_len == 0 {
+        None
+    } else {
+        let lower = after_scheme
+            .get(..5)
+            .unwrap_or(after_scheme)
+            .to_ascii_lowercase();
+        if lower.starts_with("://") {
+            Some(&after_scheme[3..])
+        } else if lower.starts_with("%3a//") {
+            Some(&after_scheme[5..])
+        } else if lower.starts_with(":/") {
+            Some(&after_scheme[2..])
+        } else {
+            None
         }
-        format!("http://{s}")
+    };
+    let (fixed, bare) = match rest {
+        Some(rest) => (
+            format!("{}://{rest}", s[..scheme_len].to_ascii_lowercase()),
+            false,
+        ),
+        None => (format!("http://{s}"), true),
     };
     let url = Url::parse(&fixed).ok()?;
-    url.host_str()
-        .is_some_and(|h| h.contains('.') || h == "localhost")
-        .then_some(url)
+    let ok = match url.host()? {
+        Host::Ipv4(_) | Host::Ipv6(_) => true,
+        Host::Domain(d) => {
+            let d = d.trim_end_matches('.');
+            let dotted = d.contains('.') && !d.starts_with('.');
+            if bare {
+                dotted && psl::suffix(d.as_bytes()).is_some_and(|x| x.is_known())
+            } else {
+                dotted || d == "localhost"
+            }
+        }
+    };
+    ok.then_some(url)
 }
 
 /// Parses a page URL, accepting a bare `host/path` (no scheme) as `http://`,
@@ -267,9 +393,16 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    #[track_caller]
+    fn originals(cases: &[(&str, Option<&str>)]) {
+        for &(url, original) in cases {
+            assert_eq!(original_url(url).as_deref(), original, "{url}");
+        }
+    }
+
     #[test]
-    fn archive_captures_name_the_original_site() {
-        let cases = [
+    fn wayback_machine_captures() {
+        originals(&[
             (
                 "https://web.archive.org/web/20200101000000/https://news.example.org/a",
                 Some("https://news.example.org/a"),
@@ -278,38 +411,169 @@ mod tests {
                 "http://web.archive.org/web/20191231235959id_/http://www.bbc.co.uk/news",
                 Some("http://www.bbc.co.uk/news"),
             ),
+            // Every playback flag, and times of 1 to 14 digits after `/web/`.
+            (
+                "https://web.archive.org/web/2019if_/http://example.com/",
+                Some("http://example.com/"),
+            ),
+            (
+                "https://web.archive.org/web/2im_/https://example.com/i.png",
+                Some("https://example.com/i.png"),
+            ),
+            (
+                "https://web.archive.org/web/20190101js_/http://example.com/a.js",
+                Some("http://example.com/a.js"),
+            ),
+            (
+                "https://web.archive.org/web/201901cs_/http://example.com/a.css",
+                Some("http://example.com/a.css"),
+            ),
+            (
+                "https://web.archive.org/web/20190101000000oe_/http://example.com/",
+                Some("http://example.com/"),
+            ),
+            (
+                "https://web.archive.org/web/20190101000000fw_/http://example.com/f",
+                Some("http://example.com/f"),
+            ),
+            (
+                "https://web.archive.org/web/20190101000000mp_/http://example.com/m",
+                Some("http://example.com/m"),
+            ),
+            // `http:/` collapsed by a tool, a bare host, a percent-encoded scheme separator.
             (
                 "https://web.archive.org/web/2019123123*/http:/example.com/x?q=1",
                 Some("http://example.com/x?q=1"),
             ),
             (
-                "https://web.archive.org/web/20191231if_/example.com/x?q=1",
-                Some("http://example.com/x?q=1"),
+                "https://web.archive.org/web/20191231if_/example.com/x?q=1#f",
+                Some("http://example.com/x?q=1#f"),
             ),
+            (
+                "https://web.archive.org/web/20160526181643/http%3A//ordnungsrausch.com/o/",
+                Some("http://ordnungsrausch.com/o/"),
+            ),
+            (
+                "HTTPS://WEB.ARCHIVE.ORG/web/20200101000000/HTTPS://Example.ORG/Path",
+                Some("https://example.org/Path"),
+            ),
+            // Calendar listings, the other host, no scheme, a port.
+            (
+                "https://web.archive.org/web/2019*/example.org/a",
+                Some("http://example.org/a"),
+            ),
+            (
+                "https://web.archive.org/web/*/https://example.org/a",
+                Some("https://example.org/a"),
+            ),
+            (
+                "http://wayback.archive.org/web/20050101000000/http://www.example.net/",
+                Some("http://www.example.net/"),
+            ),
+            (
+                "web.archive.org/web/20171008220355/juergenheitmann.com:80/aggression",
+                Some("http://juergenheitmann.com/aggression"),
+            ),
+            // A capture of a capture.
+            (
+                "https://web.archive.org/web/2021/https://web.archive.org/web/2019/http://x.org/a",
+                Some("http://x.org/a"),
+            ),
+        ]);
+    }
+
+    #[test]
+    fn other_archives_captures() {
+        originals(&[
             (
                 "https://arquivo.pt/wayback/20100101000000/http://www.publico.pt/",
                 Some("http://www.publico.pt/"),
+            ),
+            (
+                "https://arquivo.pt/wayback/20100101000000im_/http://www.publico.pt/a.jpg",
+                Some("http://www.publico.pt/a.jpg"),
+            ),
+            (
+                "https://www.webarchive.org.uk/wayback/archive/20150101000000/http://www.bl.uk/",
+                Some("http://www.bl.uk/"),
+            ),
+            (
+                "https://webarchive.nationalarchives.gov.uk/20130101000000/https://www.gov.uk/x",
+                Some("https://www.gov.uk/x"),
+            ),
+            (
+                "https://webarchive.nationalarchives.gov.uk/ukgwa/20130101000000/http://a.gov.uk/",
+                Some("http://a.gov.uk/"),
             ),
             (
                 "https://wayback.archive-it.org/1234/20150101000000/https://a.example.net/p",
                 Some("https://a.example.net/p"),
             ),
             (
+                "https://webarchive.loc.gov/all/20150101000000/https://www.loc.gov/",
+                Some("https://www.loc.gov/"),
+            ),
+            // Any host, with a `wayback` segment.
+            (
                 "https://archive.example.edu/wayback/20150101000000/https://b.example.net/",
                 Some("https://b.example.net/"),
             ),
-            // Not captures: a date in an ordinary path, the archive's own pages.
+            (
+                "http://192.0.2.7:8080/wayback/20150101120000id_/b.example.net/x",
+                Some("http://b.example.net/x"),
+            ),
+        ]);
+    }
+
+    #[test]
+    fn ordinary_urls_are_no_captures() {
+        originals(&[
+            // Dates in ordinary paths, even before something that looks like a host.
             ("https://news.example.com/20190512/story", None),
             (
                 "https://news.example.com/20190512/other.example.org/x",
                 None,
             ),
+            (
+                "https://news.example.com/web/20190512/https://other.org/",
+                None,
+            ),
+            (
+                "https://news.example.com/waybackmachine/20190512/https://o.org/",
+                None,
+            ),
+            // The archives' own pages, and captures without a readable original.
+            ("https://web.archive.org/", None),
             ("https://web.archive.org/about/", None),
+            ("https://web.archive.org/web/", None),
             ("https://web.archive.org/web/20200101000000/notahost", None),
-        ];
-        for (url, original) in cases {
-            assert_eq!(original_url(url).as_deref(), original, "{url}");
-        }
+            (
+                "https://web.archive.org/web/20200101000000/index.html",
+                None,
+            ),
+            ("https://web.archive.org/web/20200101000000/", None),
+            ("https://web.archive.org/details/2019/http://x.org/", None),
+            // Short times only right after the Wayback Machine's `/web/`.
+            (
+                "https://arquivo.pt/wayback/2010/http://www.publico.pt/",
+                None,
+            ),
+            ("https://web.archive.org/web/2019abc_/http://x.org/", None),
+            (
+                "https://web.archive.org/web/201912312359591/http://x.org/",
+                None,
+            ),
+            (
+                "ftp://web.archive.org/web/20200101000000/http://x.org/",
+                None,
+            ),
+            ("", None),
+            ("not a url", None),
+        ]);
+    }
+
+    #[test]
+    fn archived_pages_key_as_their_original_site() {
         let k = key(
             Some("https://web.archive.org/web/20200101000000/https://news.example.org/a"),
             None,
@@ -317,22 +581,76 @@ mod tests {
         );
         assert_eq!(k, ("example.org".into(), SiteKeySource::Url));
         assert_eq!(
-            key(Some("https://web.archive.org/about/"), None, None).0,
-            "archive.org"
+            key(
+                Some("https://arquivo.pt/wayback/20100101000000/http://www.publico.pt/"),
+                None,
+                None
+            ),
+            ("publico.pt".into(), SiteKeySource::Url)
         );
-        // A relative canonical link on a captured page resolves, then unwraps.
-        let k = key(
-            None,
-            Some("/web/20200101000000/https://www.example.co.uk/b"),
-            None,
+        // A news URL with a date keeps its own key; the archive itself is `archive.org`.
+        assert_eq!(
+            key(Some("https://news.example.com/20190512/story"), None, None).0,
+            "example.com"
         );
-        assert_eq!(k.0, "unknown");
-        let k = key(
-            Some("https://web.archive.org/web/20200101000000/https://x.example.com/"),
-            Some("/web/20200101000000/https://www.example.co.uk/b"),
-            None,
+        assert_eq!(
+            key(Some("https://web.archive.org/about/"), None, None),
+            ("archive.org".into(), SiteKeySource::Url)
         );
-        assert_eq!(k.0, "example.com");
+        // A capture URL as the declared URL, absolute or relative to the capture URL.
+        assert_eq!(
+            key(
+                None,
+                Some("https://web.archive.org/web/2019/http://blog.example.net/p"),
+                None
+            ),
+            ("example.net".into(), SiteKeySource::DeclaredUrl)
+        );
+        assert_eq!(
+            key(
+                Some("file:///saved/page.html"),
+                Some("https://web.archive.org/web/20190101000000/http://x.org/a"),
+                None
+            ),
+            ("x.org".into(), SiteKeySource::DeclaredUrl)
+        );
+        // The page URL is an archive URL without a readable original: the relative
+        // canonical link resolves against it and unwraps.
+        assert_eq!(
+            key(
+                Some("https://web.archive.org/web/20190101000000/"),
+                Some("/web/20190101000000/http://x.org/a"),
+                None
+            ),
+            ("x.org".into(), SiteKeySource::DeclaredUrl)
+        );
+        // A capture URL wins over its declared URL.
+        assert_eq!(
+            key(
+                Some("https://web.archive.org/web/20200101000000/https://x.example.com/"),
+                Some("/web/20200101000000/https://www.example.co.uk/b"),
+                None,
+            ),
+            ("example.com".into(), SiteKeySource::Url)
+        );
+        // No page URL: a root-relative capture path is the Wayback Machine's...
+        assert_eq!(
+            key(
+                None,
+                Some("/web/20171008220355/http://juergenheitmann.com/aggression"),
+                Some("pages")
+            ),
+            ("juergenheitmann.com".into(), SiteKeySource::DeclaredUrl)
+        );
+        // ...and any other relative path still means nothing.
+        assert_eq!(
+            key(None, Some("/web/about"), Some("pages")),
+            ("pages".into(), SiteKeySource::Folder)
+        );
+        assert_eq!(
+            key(None, Some("/20190512/https://x.org/"), None),
+            ("unknown".into(), SiteKeySource::Unknown)
+        );
     }
 
     #[test]

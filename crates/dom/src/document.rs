@@ -114,6 +114,8 @@ pub struct Document {
     /// unknown; empty when spans were not recorded (html5ever's tokenizer).
     pub(crate) spans: Vec<(u32, u32)>,
     pub(crate) spans_are_source_bytes: bool,
+    /// Byte ranges of the decoded text taken out as archive inserts.
+    pub(crate) archive_inserts: Vec<Range<usize>>,
 }
 
 impl std::fmt::Debug for Document {
@@ -324,7 +326,9 @@ impl Document {
     /// transport charset gives it back; [`crate::parse_str`]'s input is that text itself). They
     /// are offsets into the original bytes only when [`Document::spans_are_source_bytes`] says
     /// so: for pages in other encodings, with a byte order mark, or with invalid UTF-8 they are
-    /// not. Spans are recorded by the default fast tokenizer only; with
+    /// not. Taking out a web archive's inserts
+    /// ([`crate::ParseOptions::strip_archive_inserts`]) moves no offset: they still index the
+    /// text as given, inserts included. Spans are recorded by the default fast tokenizer only; with
     /// [`crate::TokenizerKind::Html5ever`], and for inputs of 4 GiB or more, every span is
     /// `None` (see [`Document::has_spans`]).
     ///
@@ -377,6 +381,13 @@ impl Document {
     /// order mark, invalid bytes replaced): then spans index the decoded text only.
     pub fn spans_are_source_bytes(&self) -> bool {
         self.spans_are_source_bytes
+    }
+
+    /// The byte ranges of the decoded text (the same text [`Document::span`] indexes) that
+    /// were taken out as a web archive's inserts ([`crate::archive`],
+    /// [`crate::ParseOptions::strip_archive_inserts`]), in order; empty for most pages.
+    pub fn archive_inserts(&self) -> &[Range<usize>] {
+        &self.archive_inserts
     }
 
     /// The encoding the page was decoded from.

@@ -1,12 +1,13 @@
 //! `chaff-dom`: bytes in, an arena HTML document out.
 //!
 //! What it is for: turning a page's bytes into a [`Document`] any method can read cheaply —
-//! encoding sniffing ([`encoding`]), a fast whole-input tokenizer (`tokenize.rs`) feeding
-//! html5ever's standards-compliant tree builder (html5ever's own tokenizer stays selectable with
-//! [`TokenizerKind`]), nodes numbered in depth-first pre-order ([`NodeId`]), source spans
-//! ([`Document::span`]: byte ranges of the decoded text each node was parsed from), the
-//! visible-text view ([`TextView`]), CSS selectors ([`select`]), XPath 1.0 expressions
-//! ([`xpath`]) and serialisation ([`serialize`]).
+//! encoding sniffing ([`encoding`]), web-archive inserts taken out ([`archive`]: the Wayback
+//! Machine's toolbar, replay scripts and notice; on by default, spans unaffected), a fast
+//! whole-input tokenizer (`tokenize.rs`) feeding html5ever's standards-compliant tree builder
+//! (html5ever's own tokenizer stays selectable with [`TokenizerKind`]), nodes numbered in
+//! depth-first pre-order ([`NodeId`]), source spans ([`Document::span`]: byte ranges of the
+//! decoded text each node was parsed from), the visible-text view ([`TextView`]), CSS selectors
+//! ([`select`]), XPath 1.0 expressions ([`xpath`]) and serialisation ([`serialize`]).
 //!
 //! What it must not know: templates, sites, labels, methods or output formats. Nothing here
 //! decides what is content; it only describes the page faithfully.

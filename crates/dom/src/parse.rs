@@ -48,6 +48,7 @@ use html5ever::tree_builder::{
 use html5ever::{Attribute, QualName, local_name, ns};
 use markup5ever::{LocalName, TokenizerResult};
 
+use crate::archive;
 use crate::document::{Attr, Document, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind};
 use crate::encoding::{self, Decoded};
 use crate::error::DomError;
@@ -68,6 +69,16 @@ pub struct ParseOptions {
     /// Which tokenizer feeds html5ever's tree builder. Both build identical documents, except
     /// that only the fast one records source spans ([`Document::span`]).
     pub tokenizer: TokenizerKind,
+    /// Take out what a web archive injected into a captured page (the Wayback Machine's head
+    /// scripts, toolbar and closing notice; see [`crate::archive`]) before building the tree.
+    /// On by default. Pages without the archive's markers are parsed exactly as they are.
+    ///
+    /// Source spans and lines stay those of the text as given: each insert is replaced by a
+    /// comment of the same length and the same line breaks, which is then dropped from the
+    /// tree (text on both sides of it merges into one node, whose span is the hull of both
+    /// pieces). No node's span starts or ends inside an insert; spans of the elements around
+    /// one cover it. [`Document::archive_inserts`] lists the byte ranges taken out.
+    pub strip_archive_inserts: bool,
 }
 
 /// The tokenizer choice of [`ParseOptions::tokenizer`].
@@ -90,6 +101,7 @@ impl Default for ParseOptions {
             transport_charset: None,
             reject_binary: true,
             tokenizer: TokenizerKind::default(),
+            strip_archive_inserts: true,
         }
     }
 }
@@ -147,6 +159,19 @@ fn build(
         .unwrap_or(&decoded.text);
     // Spans are u32 offsets into the decoded text; `base` is what was stripped before `text`.
     let base = decoded.text.len() - text.len();
+    // Archive inserts become comments of the same length, dropped once the tree is built.
+    let inserts = if opts.strip_archive_inserts {
+        archive::find_inserts(text.as_bytes())
+    } else {
+        Vec::new()
+    };
+    let blanked;
+    let text: &str = if inserts.is_empty() {
+        text
+    } else {
+        blanked = archive::blank(text, &inserts);
+        &blanked
+    };
     let track_spans = opts.tokenizer == TokenizerKind::Fast && decoded.text.len() < NONE as usize;
     let guard = DepthGuard {
         tree_builder: TreeBuilder::new(
@@ -181,7 +206,14 @@ fn build(
             tokenizer.sink.tree_builder.sink
         }
     };
+    if !inserts.is_empty() {
+        arena.drop_blanked_comments();
+    }
     let mut doc = arena.into_document(max_depth, base as u32);
+    doc.archive_inserts = inserts
+        .into_iter()
+        .map(|i| i.range.start + base..i.range.end + base)
+        .collect();
     doc.spans_are_source_bytes = spans_are_source_bytes;
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
@@ -1284,6 +1316,32 @@ impl<'s> TreeSink for Sink<'s> {
 }
 
 impl Sink<'_> {
+    /// Detaches the comments that stand for archive inserts ([`archive::blank`]), merging the
+    /// text nodes on both sides of one as if it had never been there.
+    fn drop_blanked_comments(&self) {
+        let mut nodes = self.nodes.borrow_mut();
+        for id in 0..nodes.len() {
+            let n = &nodes[id];
+            if n.kind != NodeKind::Comment || n.parent == NONE || !archive::is_blanked(&n.text) {
+                continue;
+            }
+            let (prev, next) = (n.prev, n.next);
+            detach(&mut nodes, id as u32);
+            if prev != NONE
+                && next != NONE
+                && nodes[prev as usize].kind == NodeKind::Text
+                && nodes[next as usize].kind == NodeKind::Text
+            {
+                let text = std::mem::take(&mut nodes[next as usize].text);
+                let span = nodes[next as usize].span;
+                let p = &mut nodes[prev as usize];
+                p.text.push_tendril(&text);
+                p.span = hull(p.span, span);
+                detach(&mut nodes, next);
+            }
+        }
+    }
+
     /// Renumbers the linked arena into pre-order and packs it into a [`Document`].
     ///
     /// Template contents are emitted as children of their `<template>` element. Nodes deeper
@@ -1417,6 +1475,7 @@ impl Sink<'_> {
             reparented,
             spans,
             spans_are_source_bytes: false,
+            archive_inserts: Vec::new(),
         }
     }
 }
