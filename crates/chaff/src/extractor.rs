@@ -68,7 +68,8 @@ impl ExtractorBuilder {
         self
     }
 
-    /// Which page-level methods to apply to every page (default: `pagelevel`).
+    /// Which page-level methods to apply to every page (default: `content`, the content
+    /// model).
     pub fn page_methods<S: Into<String>>(
         mut self,
         names: impl IntoIterator<Item = S>,
@@ -132,7 +133,7 @@ impl ExtractorBuilder {
         };
         let page_names = self
             .page_methods
-            .unwrap_or_else(|| vec!["pagelevel".to_string()]);
+            .unwrap_or_else(|| vec!["content".to_string()]);
         let mut page_methods = Vec::new();
         for name in &page_names {
             let m = registry.resolve(name)?;
@@ -296,7 +297,7 @@ pub fn extract(html: &[u8], url: Option<&str>) -> Result<Extraction, Error> {
     match ex {
         Ok(ex) => ex.extract(html, url),
         Err(message) => Err(Error::Method {
-            method: "pagelevel".into(),
+            method: "content".into(),
             site: None,
             message: message.clone(),
         }),

@@ -82,9 +82,9 @@ impl Fuser for UnionFuser {
         Fused { labels, confidence }
     }
 
-    /// The page-level classifier is not consulted where a site method spoke.
+    /// The page-level classifiers are not consulted where a site method spoke.
     fn consults(&self, method: &str, site_evidence: bool) -> bool {
-        !(site_evidence && method == "pagelevel")
+        !(site_evidence && matches!(method, "pagelevel" | "content"))
     }
 }
 

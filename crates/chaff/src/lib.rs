@@ -101,6 +101,10 @@ pub mod methods {
             SmoothWeights, SubtreeMethod, score_page,
         };
     }
+    /// The content model: a classifier of text nodes trained on human gold text.
+    pub mod content {
+        pub use chaff_content::{ContentMethod, ContentModel, Decide, Units, labels};
+    }
     /// Main-menu detection (Alarte, Insa & Silva).
     pub mod menu {
         pub use chaff_menu::{

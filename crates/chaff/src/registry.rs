@@ -32,10 +32,15 @@ impl Registry {
     }
 
     /// The built-in methods with their papers' defaults: `suffix`, `align`, `forest` and
-    /// `subtree` (site-level), `pagelevel` and `menu` (page-level).
+    /// `subtree` (site-level), `pagelevel`, `content` and `menu` (page-level).
     pub fn builtin() -> Result<Registry, Error> {
         let pagelevel = chaff_pagelevel::PageLevelMethod::builtin().map_err(|e| Error::Method {
             method: "pagelevel".into(),
+            site: None,
+            message: e.to_string(),
+        })?;
+        let content = chaff_content::ContentMethod::builtin().map_err(|e| Error::Method {
+            method: "content".into(),
             site: None,
             message: e.to_string(),
         })?;
@@ -45,6 +50,7 @@ impl Registry {
             .register(chaff_forest::ForestMethod::default())
             .register(chaff_pagelevel::SubtreeMethod::default())
             .register(pagelevel)
+            .register(content)
             .register(chaff_menu::MenuMethod::default());
         Ok(r)
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use chaff::methods::align::{self, AlignMethod};
+use chaff::methods::content::{ContentMethod, ContentModel, Decide};
 use chaff::methods::forest::{self, FeedItems, ForestMethod};
 use chaff::methods::menu::{MenuMethod, MenuParams};
 use chaff::methods::pagelevel::{ApplyOptions, PageLevelMethod, PageModel, SmoothWeights};
@@ -61,6 +62,15 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
+    /// Whether any page-level option was given.
+    pub fn is_set(&self) -> bool {
+        self.model.is_some()
+            || self.no_smooth
+            || self.c.is_some()
+            || self.threshold.is_some()
+            || self.node_weights
+    }
+
     /// The model: the file given, or the built-in one.
     pub fn load(&self) -> anyhow::Result<PageModel> {
         match &self.model {
@@ -401,10 +411,43 @@ impl MethodArgs {
     }
 }
 
+/// Which classifier judges the pages no site profile covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Classifier {
+    /// The content model, trained on human gold text (`chaff-lab train-content`).
+    Content,
+    /// The page-level template classifier (Chakrabarti et al.), trained on SiteLevel labels.
+    Pagelevel,
+}
+
+/// What the content model's keep-or-drop decision covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DecideArg {
+    /// Each text node.
+    Node,
+    /// Each block, whole.
+    Block,
+}
+
 /// The page-level methods' options.
 #[derive(Args, Clone, Debug)]
 pub struct PageMethodArgs {
-    /// The page-level classifier's options.
+    /// Which classifier judges a page without site evidence [default: content, or
+    /// pagelevel when a page-level option such as --model is given].
+    #[arg(long, value_enum)]
+    pub classifier: Option<Classifier>,
+    /// A content model written by `chaff-lab train-content` (default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    pub content_model: Option<PathBuf>,
+    /// Probability of content at or above which the content model keeps a text node
+    /// (default: the model's).
+    #[arg(long, value_name = "P")]
+    pub content_threshold: Option<f32>,
+    /// Decide per text node (default) or per block (a block's text nodes kept or dropped
+    /// together, on their mean probability).
+    #[arg(long, value_enum, default_value_t = DecideArg::Node)]
+    pub content_decide: DecideArg,
+    /// The page-level classifier's options (with `--classifier pagelevel`).
     #[command(flatten)]
     pub model: ModelArgs,
     /// Also remove each page's main menu, found by the menu detector (role `menu`).
@@ -418,11 +461,44 @@ pub struct PageMethodArgs {
 impl PageMethodArgs {
     /// Registers the configured page-level methods and returns their names.
     pub fn register(&self, registry: &mut Registry) -> anyhow::Result<Vec<&'static str>> {
-        registry.register(PageLevelMethod {
-            model: Arc::new(self.model.load()?),
-            options: self.model.apply()?,
+        let classifier = self.classifier.unwrap_or(if self.model.is_set() {
+            Classifier::Pagelevel
+        } else {
+            Classifier::Content
         });
-        let mut names = vec!["pagelevel"];
+        if classifier == Classifier::Pagelevel
+            && (self.content_model.is_some() || self.content_threshold.is_some())
+        {
+            bail!("--content-model and --content-threshold apply to --classifier content");
+        }
+        if classifier == Classifier::Content && self.model.is_set() {
+            bail!("the page-level classifier's options apply to --classifier pagelevel");
+        }
+        let mut names = match classifier {
+            Classifier::Pagelevel => {
+                registry.register(PageLevelMethod {
+                    model: Arc::new(self.model.load()?),
+                    options: self.model.apply()?,
+                });
+                vec!["pagelevel"]
+            }
+            Classifier::Content => {
+                if let Some(t) = self.content_threshold
+                    && !(0.0..=1.0).contains(&t)
+                {
+                    bail!("--content-threshold must be between 0 and 1");
+                }
+                registry.register(ContentMethod {
+                    model: Arc::new(self.load_content_model()?),
+                    threshold: self.content_threshold,
+                    decide: match self.content_decide {
+                        DecideArg::Node => Decide::Node,
+                        DecideArg::Block => Decide::Block,
+                    },
+                });
+                vec!["content"]
+            }
+        };
         if self.menu || self.menu_params.is_some() {
             registry.register(MenuMethod {
                 params: load_menu_params(self.menu_params.as_ref())?,
@@ -430,6 +506,20 @@ impl PageMethodArgs {
             names.push("menu");
         }
         Ok(names)
+    }
+}
+
+impl PageMethodArgs {
+    /// The content model: the file given, or the built-in one.
+    pub fn load_content_model(&self) -> anyhow::Result<ContentModel> {
+        match &self.content_model {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                ContentModel::from_json(&text).with_context(|| format!("in {}", path.display()))
+            }
+            None => Ok(ContentModel::builtin()?.clone()),
+        }
     }
 }
 

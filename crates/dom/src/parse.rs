@@ -176,7 +176,13 @@ fn build(
     let guard = DepthGuard {
         tree_builder: TreeBuilder::new(
             Sink::new(track_spans.then_some(text)),
-            TreeBuilderOpts::default(),
+            // chaff runs no scripts, so it reads a page as a browser with scripting off
+            // does: `<noscript>` content is parsed as markup (forum software and other
+            // script-built pages put their whole text there for such readers).
+            TreeBuilderOpts {
+                scripting_enabled: false,
+                ..TreeBuilderOpts::default()
+            },
         ),
         dropped: RefCell::new(Vec::new()),
         limit: max_depth,

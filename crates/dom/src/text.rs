@@ -2,8 +2,8 @@
 //! maps back to the text node it came from.
 //!
 //! Rules, chosen to approximate a browser's rendering without a layout engine:
-//! * `script`, `style`, `noscript`, `template`, `head` and similar non-rendered subtrees are
-//!   skipped, as are comments and elements with the `hidden` attribute or an inline
+//! * `script`, `style`, `template`, `head` and similar non-rendered subtrees are skipped
+//!   (`noscript` is rendered: chaff reads pages as a browser with scripting off does), as are comments and elements with the `hidden` attribute or an inline
 //!   `display:none` / `visibility:hidden` style;
 //! * runs of ASCII whitespace collapse to one space (not inside `pre`, `textarea`, `listing`);
 //!   U+00A0 is kept, as browsers keep it;
@@ -112,7 +112,6 @@ pub fn is_non_rendered(tag: &str) -> bool {
         tag,
         "script"
             | "style"
-            | "noscript"
             | "template"
             | "head"
             | "title"

@@ -23,8 +23,9 @@ pub mod synthetic;
 
 pub use datasets::{
     BlockGold, BlockPage, BlockScheme, CleanEvalGold, CleanEvalSplit, DatasetError, DragnetGold,
-    DragnetText, GoldPage, PortalGrouping, canola, cleaneval, cleanportaleval, datasets_dir,
-    dragnet, jsonl, l3s_gn1, read_maybe_gz, scrapinghub_aeb, shared_dir,
+    DragnetText, GoldPage, PortalGrouping, WcxbGold, canola, cleaneval, cleanportaleval,
+    datasets_dir, dragnet, jsonl, l3s_gn1, read_maybe_gz, readability_testpages, scrapinghub_aeb,
+    shared_dir, wcxb,
 };
 pub use metrics::{
     Counts, MeanScores, PageScore, RemovalScore, RemovalSummary, Scores, SetReport, aggregate,

@@ -16,6 +16,7 @@ macro_rules! outln {
 
 mod align_sweep;
 mod bench;
+mod content;
 mod crawl_bench;
 mod dedup_eval;
 mod eval;
@@ -51,6 +52,8 @@ enum Command {
     Synth(synth::SynthArgs),
     /// Fit the menu detector's weights and thresholds to labelled pages.
     TrainMenu(menu::TrainMenuArgs),
+    /// Train the content model on human-labelled pages (the built-in model's recipe).
+    TrainContent(content::TrainContentArgs),
     /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
     Train(pagelevel::TrainArgs),
     /// Draw a suffix model's document-frequency histogram with its cutoff, as SVG.
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => synth::run(args),
         Command::TrainMenu(args) => menu::train(args),
         Command::Train(args) => pagelevel::train(args),
+        Command::TrainContent(args) => content::run(args),
         Command::PlotHistogram(args) => plot::plot_histogram(args),
         Command::Segment(args) => segment::run(args),
         Command::Menu(args) => menu_cmd::run(args),

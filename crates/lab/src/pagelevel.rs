@@ -368,14 +368,14 @@ struct PageCounts {
 
 /// A block-labelled page as a method sees it (labels stripped), with the gold of each of its
 /// scored words.
-struct LabelledPage {
-    doc: chaff_dom::Document,
-    view: chaff_dom::TextView,
+pub(crate) struct LabelledPage {
+    pub(crate) doc: chaff_dom::Document,
+    pub(crate) view: chaff_dom::TextView,
     /// Each scored word (with a letter or digit) of the view: its text node and gold.
-    words: Vec<(chaff_dom::NodeId, BlockGold)>,
+    pub(crate) words: Vec<(chaff_dom::NodeId, BlockGold)>,
 }
 
-fn read_block_page(page: &BlockPage) -> anyhow::Result<LabelledPage> {
+pub(crate) fn read_block_page(page: &BlockPage) -> anyhow::Result<LabelledPage> {
     let bytes = chaff_eval::read_maybe_gz(&page.html_path)
         .with_context(|| format!("cannot read {}", page.html_path.display()))?;
     let decoded = chaff_dom::encoding::decode(&bytes, None).text.into_owned();
@@ -680,7 +680,10 @@ fn model_extractor(model: PageModel, options: ApplyOptions) -> anyhow::Result<Ex
         model: std::sync::Arc::new(model),
         options,
     });
-    Ok(Extractor::builder().registry(registry).build()?)
+    Ok(Extractor::builder()
+        .registry(registry)
+        .page_methods(["pagelevel"])
+        .build()?)
 }
 
 #[derive(Args)]

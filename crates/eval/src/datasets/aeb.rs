@@ -47,6 +47,7 @@ pub fn scrapinghub_aeb(dir: &Path) -> Result<Vec<GoldPage>, DatasetError> {
             html_path,
             id,
             split: None,
+            kind: None,
         });
     }
     Ok(pages)

@@ -209,6 +209,7 @@ pub fn cleaneval(dir: &Path, split: CleanEvalSplit) -> Result<Vec<GoldPage>, Dat
                 site: gold.url.as_deref().and_then(host_of),
                 url: gold.url,
                 split: Some((*part).to_owned()),
+                kind: None,
             });
         }
     }
@@ -265,6 +266,7 @@ pub fn cleanportaleval(
             gold_text: gold.text,
             url: gold.url,
             split: None,
+            kind: None,
         });
     }
     Ok(pages)

@@ -121,6 +121,7 @@ pub fn dragnet(dir: &Path, which: DragnetText) -> Result<Vec<GoldPage>, DatasetE
             site: site.map(|s| s.site.clone()),
             url: None,
             split,
+            kind: None,
             id,
         });
     }

@@ -65,6 +65,7 @@ pub fn jsonl(path: &Path) -> Result<Vec<GoldPage>, DatasetError> {
             site: record.site,
             url: record.url,
             split: record.split,
+            kind: None,
         });
     }
     Ok(pages)

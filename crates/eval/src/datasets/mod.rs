@@ -26,12 +26,16 @@ mod blocks;
 mod cleaneval;
 mod dragnet;
 mod jsonl;
+mod readability;
+mod wcxb;
 
 pub use aeb::scrapinghub_aeb;
 pub use blocks::{BlockGold, BlockPage, BlockScheme, canola, l3s_gn1};
 pub use cleaneval::{CleanEvalGold, CleanEvalSplit, PortalGrouping, cleaneval, cleanportaleval};
 pub use dragnet::{DragnetGold, DragnetText, dragnet};
 pub use jsonl::jsonl;
+pub use readability::readability_testpages;
+pub use wcxb::{WcxbGold, wcxb};
 
 /// One evaluation page: its HTML and its gold main text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +53,10 @@ pub struct GoldPage {
     pub url: Option<String>,
     /// The set's own split (`train`/`test`, `dev`/`final`), when it has one.
     pub split: Option<String>,
+    /// The page's type, when the set labels it (WCXB: article, service, product, collection,
+    /// forum, listing, documentation).
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 /// Why a data set could not be read.

@@ -1,0 +1,57 @@
+//! `chaff-content`: the content model, chaff's judgement of a page it has no site knowledge
+//! for, learned from what people marked as a page's main content.
+//!
+//! What it is for: turning a page into per-node evidence (the probability that each text
+//! node is content) with a classifier trained on human gold text. [`gold`] aligns a set's
+//! gold text onto a page's text nodes; [`units`] makes a feature row per text node;
+//! [`gbdt`] is the gradient-boosted tree ensemble; [`train`] is the recipe from labelled
+//! pages to a stored [`ContentModel`]; [`model`] applies it ([`ContentMethod`]).
+//!
+//! # What was compared, and what was kept
+//!
+//! Every figure is WCXB's word F1 (mean per page) on the first of five domain-disjoint folds
+//! of wcxb-dev (300 pages), the model trained by
+//! `chaff-lab train-content --holdout 1/5` on the other folds plus the other training sets,
+//! and the pages extracted by `chaff extract --content-model` (through
+//! `crates/lab/scripts/content_cv.py`). The other extractors on the same 300 pages:
+//! rs-trafilatura 0.844, trafilatura 0.806, resiliparse 0.766, dom_smoothie 0.744,
+//! readability-lxml 0.676.
+//!
+//! | variant | F1 |
+//! |---|---|
+//! | logistic regressions of `chaff-pagelevel` (SiteLevel labels), built-in | 0.753 |
+//! | tree ensemble, one stage, `<noscript>` not rendered | 0.785 |
+//! | two stages (context from first-stage probabilities), `<noscript>` not rendered | 0.808 |
+//! | two stages, `<noscript>` rendered (the parser reads pages with scripting off) | 0.828 |
+//! | the same at threshold 0.4 / 0.3 | 0.838 / 0.841 |
+//! | plus the predicted page type as a second-stage input, threshold 0.5 / 0.3 | 0.818 / 0.835 |
+//! | block-level decisions instead of text-node decisions (page-type model, 0.4) | 0.828 vs 0.827 |
+//!
+//! Kept: text-node units with their parent's and grandparent's features, two stages, no
+//! page-type input (available as `train-content --page-types`), decisions per text node
+//! (per block with `--content-decide block`), threshold 0.4. Lower thresholds gain on
+//! listings and collections and lose on articles (articles 0.945 at 0.5, 0.942 at 0.4,
+//! 0.939 at 0.3); 0.4 is the middle of that trade, chosen on this training fold.
+//!
+//! What it must not know: data set layouts (the research crate reads them and hands over
+//! pages with gold text or node labels), profiles, file formats, the command line, other
+//! methods.
+
+pub mod context;
+pub mod gbdt;
+pub mod gold;
+pub mod model;
+pub mod pagetype;
+pub mod train;
+pub mod units;
+
+pub use model::{ContentMethod, ContentModel, Decide, labels};
+pub use units::Units;
+
+/// Why a model cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The model is not a usable content model.
+    #[error("content model: {0}")]
+    Model(String),
+}

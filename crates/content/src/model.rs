@@ -1,0 +1,297 @@
+//! The stored content model and how a page's units become labels.
+
+use std::sync::{Arc, OnceLock};
+
+use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
+use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::context;
+use crate::gbdt::Gbdt;
+use crate::pagetype::{self, TypeModel};
+use crate::units::{self, Units};
+
+/// The `format` field of every content model.
+pub const FORMAT: &str = "chaff-content-model";
+/// The model layout this build reads.
+pub const VERSION: u32 = 1;
+
+/// A trained content model, as stored in JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContentModel {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] for this build.
+    pub version: u32,
+    /// Feature names in row order; must equal [`units::names`].
+    pub features: Vec<String>,
+    /// Probability of content at or above which a unit is kept.
+    pub threshold: f32,
+    /// The first stage (positive class: content), on [`units`] rows.
+    pub gbdt: Gbdt,
+    /// Names of the context features the second stage adds ([`context::NAMES`]).
+    #[serde(default)]
+    pub context: Vec<String>,
+    /// The second stage, on a unit's row followed by its context features; when absent
+    /// the first stage decides.
+    #[serde(default)]
+    pub stage2: Option<Gbdt>,
+    /// The page-type classifier whose probabilities the second stage reads (zeros
+    /// without one).
+    #[serde(default)]
+    pub page_types: Option<TypeModel>,
+    /// Where the training rows came from.
+    #[serde(default)]
+    pub trained_on: String,
+}
+
+const BUILTIN_JSON: &str = include_str!("../model/content.json");
+
+impl ContentModel {
+    /// Reads and checks a model.
+    pub fn from_json(text: &str) -> Result<ContentModel, Error> {
+        let model: ContentModel =
+            serde_json::from_str(text).map_err(|e| Error::Model(e.to_string()))?;
+        model.check()?;
+        Ok(model)
+    }
+
+    /// Refuses a model of another format, layout or feature set, or with broken trees.
+    pub fn check(&self) -> Result<(), Error> {
+        if self.format != FORMAT {
+            return Err(Error::Model(format!(
+                "format {:?}, expected {FORMAT:?}",
+                self.format
+            )));
+        }
+        if self.version != VERSION {
+            return Err(Error::Model(format!(
+                "version {} (this build reads version {VERSION})",
+                self.version
+            )));
+        }
+        if self.features != units::names() || self.gbdt.features != units::width() {
+            return Err(Error::Model(
+                "made for another feature set (retrain it with this build)".into(),
+            ));
+        }
+        if let Some(s2) = &self.stage2
+            && (self.context != context::NAMES || s2.features != units::width() + context::COUNT)
+        {
+            return Err(Error::Model(
+                "second stage made for other context features (retrain it with this build)".into(),
+            ));
+        }
+        if let Some(s2) = &self.stage2 {
+            s2.check().map_err(Error::Model)?;
+            if let Some(t) = &self.page_types {
+                t.check().map_err(Error::Model)?;
+            }
+        }
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return Err(Error::Model(format!(
+                "threshold {} outside [0, 1]",
+                self.threshold
+            )));
+        }
+        self.gbdt.check().map_err(Error::Model)
+    }
+
+    /// The model as JSON (one line; the same model gives the same bytes).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The model compiled into chaff.
+    pub fn builtin() -> Result<&'static ContentModel, Error> {
+        static MODEL: OnceLock<Result<ContentModel, String>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| ContentModel::from_json(BUILTIN_JSON).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| Error::Model(format!("built-in model: {e}")))
+    }
+
+    /// The probability that each unit is content.
+    pub fn predict(&self, units: &Units) -> Vec<f32> {
+        let p1: Vec<f32> = (0..units.len())
+            .map(|k| self.gbdt.predict(units.row(k)))
+            .collect();
+        let Some(stage2) = &self.stage2 else {
+            return p1;
+        };
+        let types = self.page_types.as_ref().map_or([0.0; 7], |t| {
+            t.predict(&pagetype::page_row(units, &units.rows, &p1))
+        });
+        let mut ctx = Vec::with_capacity(units.len() * context::COUNT);
+        context::rows(units, &p1, &types, &mut ctx);
+        let mut row = Vec::with_capacity(units::width() + context::COUNT);
+        (0..units.len())
+            .map(|k| {
+                row.clear();
+                row.extend_from_slice(units.row(k));
+                row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
+                stage2.predict(&row)
+            })
+            .collect()
+    }
+
+    /// Scores a page: its units and each unit's probability of being content.
+    pub fn score(&self, doc: &Document, view: &TextView, url: Option<&str>) -> (Units, Vec<f32>) {
+        let units = Units::compute(doc, view, url);
+        let p = self.predict(&units);
+        (units, p)
+    }
+}
+
+/// Turns unit probabilities into labels for every node:
+///
+/// * a unit (text node with words) is template when its probability of content is under
+///   `threshold`; its score is one minus that probability;
+/// * an element holding unit words is template when none of them is kept; its score is one
+///   minus the largest probability under it;
+/// * a node without words (an image, whitespace) takes its parent's role, so a logo in a
+///   removed header goes with it and a figure in a kept article stays.
+pub fn labels(doc: &Document, units: &Units, p_content: &[f32], threshold: f32) -> Labels {
+    let n = doc.len();
+    let mut words = vec![0u32; n];
+    let mut kept = vec![0u32; n];
+    let mut best = vec![0f32; n];
+    for ((id, w), p) in units.nodes.iter().zip(&units.words).zip(p_content) {
+        words[id.index()] = *w;
+        best[id.index()] = *p;
+        if *p >= threshold {
+            kept[id.index()] = *w;
+        }
+    }
+    // Bottom-up: ids are in document order, so children come after their parent.
+    for i in (1..n).rev() {
+        let id = NodeId(i as u32);
+        if let Some(parent) = doc.parent(id) {
+            words[parent.index()] += words[i];
+            kept[parent.index()] += kept[i];
+            best[parent.index()] = best[parent.index()].max(best[i]);
+        }
+    }
+    let mut score = vec![0f32; n];
+    let mut role = vec![Role::Content; n];
+    for i in 0..n {
+        let id = NodeId(i as u32);
+        let inherited = doc.parent(id).map(|p| (score[p.index()], role[p.index()]));
+        let own = if words[i] > 0 {
+            let r = if kept[i] == 0 {
+                Role::Template
+            } else {
+                Role::Content
+            };
+            Some((1.0 - best[i], r))
+        } else {
+            None
+        };
+        let (s, r) = match (own, doc.kind(id)) {
+            (Some(o), _) => o,
+            (None, NodeKind::Document) => (0.0, Role::Content),
+            (None, _) => inherited.unwrap_or((0.0, Role::Content)),
+        };
+        score[i] = s;
+        role[i] = r;
+    }
+    Labels::from_parts(score, role)
+}
+
+/// What the keep-or-drop decision is taken on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decide {
+    /// Each text node on its own probability (the default: measured best).
+    #[default]
+    Node,
+    /// Each block (the closest block-level ancestor of a text node) on the word-weighted
+    /// mean probability of its text nodes, kept or dropped whole.
+    Block,
+}
+
+/// Replaces each unit's probability by its block's word-weighted mean ([`Decide::Block`]).
+pub fn block_average(doc: &Document, units: &Units, p: &[f32]) -> Vec<f32> {
+    let block_of: Vec<Option<NodeId>> = units
+        .nodes
+        .iter()
+        .map(|&id| {
+            doc.ancestors(id)
+                .find(|&a| doc.is_element(a) && chaff_dom::text::is_block(doc.tag(a)))
+        })
+        .collect();
+    let mut sums: std::collections::HashMap<NodeId, (f64, f64)> = Default::default();
+    for k in 0..units.len() {
+        if let Some(b) = block_of[k] {
+            let e = sums.entry(b).or_default();
+            e.0 += f64::from(units.words[k]) * f64::from(p[k]);
+            e.1 += f64::from(units.words[k]);
+        }
+    }
+    (0..units.len())
+        .map(|k| match block_of[k].and_then(|b| sums.get(&b)) {
+            Some((s, w)) if *w > 0.0 => (s / w) as f32,
+            _ => p[k],
+        })
+        .collect()
+}
+
+/// The content model behind chaff's method seam: needs no profile; its evidence is, for
+/// every node, the probability that it is template ([`Meaning::Probability`]).
+#[derive(Clone, Debug)]
+pub struct ContentMethod {
+    /// The model.
+    pub model: Arc<ContentModel>,
+    /// Probability of content at or above which a unit is kept (the model's own when
+    /// `None`).
+    pub threshold: Option<f32>,
+    /// What each decision covers.
+    pub decide: Decide,
+}
+
+impl ContentMethod {
+    /// The built-in model at its own threshold.
+    pub fn builtin() -> Result<ContentMethod, Error> {
+        Ok(ContentMethod {
+            model: Arc::new(ContentModel::builtin()?.clone()),
+            threshold: None,
+            decide: Decide::Node,
+        })
+    }
+}
+
+impl Method for ContentMethod {
+    type PageData = ();
+    type Model = ();
+    type Compiled = ();
+
+    fn name(&self) -> &'static str {
+        "content"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Page
+    }
+
+    fn page_data(&self, _page: &PageInput<'_>) {}
+
+    fn learn(&self, _pages: Vec<()>) -> Result<(), MethodError> {
+        Err(MethodError::new(
+            "the content model learns no site model (train it on labelled pages)",
+        ))
+    }
+
+    fn compile(&self, _model: Option<()>) -> Result<(), MethodError> {
+        Ok(())
+    }
+
+    fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
+        let (units, mut p) = self.model.score(page.doc, page.view, page.url);
+        if self.decide == Decide::Block {
+            p = block_average(page.doc, &units, &p);
+        }
+        let threshold = self.threshold.unwrap_or(self.model.threshold);
+        let labels = labels(page.doc, &units, &p, threshold);
+        Verdict::Evidence(Evidence::new(labels, Meaning::Probability))
+    }
+}
