@@ -10,6 +10,8 @@
 //! smaller's from its parent), the split with the largest regularised gain, leaves of
 //! `-G / (H + λ)` times the learning rate.
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -35,9 +37,9 @@ pub struct GbdtParams {
 impl Default for GbdtParams {
     fn default() -> Self {
         GbdtParams {
-            trees: 200,
+            trees: 100,
             max_depth: 6,
-            learning_rate: 0.1,
+            learning_rate: 0.2,
             lambda: 1.0,
             min_child_weight: 5.0,
             min_gain: 0.0,
@@ -69,7 +71,7 @@ pub enum TreeNode {
 }
 
 /// A trained ensemble: the log-odds of a row is `base` plus one leaf per tree.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Gbdt {
     /// Features a row must have.
     pub features: usize,
@@ -77,33 +79,92 @@ pub struct Gbdt {
     pub base: f32,
     /// The trees, each a flat array rooted at index 0.
     pub trees: Vec<Vec<TreeNode>>,
+    /// All trees in one array of plain nodes, built on first use (prediction reads this:
+    /// no enum to match, one allocation, nodes of a tree side by side).
+    #[serde(skip)]
+    flat: OnceLock<Vec<FlatNode>>,
+}
+
+impl PartialEq for Gbdt {
+    fn eq(&self, other: &Gbdt) -> bool {
+        self.features == other.features && self.base == other.base && self.trees == other.trees
+    }
+}
+
+/// A node of the flat form: a split on `feature` at `value`, or a leaf of `value` when
+/// `feature` is [`FlatNode::LEAF`]; children are absolute indices.
+#[derive(Clone, Copy, Debug)]
+struct FlatNode {
+    feature: u32,
+    value: f32,
+    left: u32,
+    right: u32,
+}
+
+impl FlatNode {
+    const LEAF: u32 = u32::MAX;
 }
 
 impl Gbdt {
-    /// The log-odds of one row (`row.len()` must be [`Gbdt::features`]; missing trailing
-    /// features read as 0).
-    pub fn margin(&self, row: &[f32]) -> f32 {
-        let mut sum = self.base;
-        for tree in &self.trees {
-            let mut k = 0usize;
-            loop {
-                match tree.get(k) {
-                    Some(TreeNode::Split {
+    /// An ensemble from its parts.
+    pub fn new(features: usize, base: f32, trees: Vec<Vec<TreeNode>>) -> Gbdt {
+        Gbdt {
+            features,
+            base,
+            trees,
+            flat: OnceLock::new(),
+        }
+    }
+
+    fn flat(&self) -> &[FlatNode] {
+        self.flat.get_or_init(|| {
+            let mut out = Vec::with_capacity(self.trees.iter().map(Vec::len).sum());
+            for tree in &self.trees {
+                let at = out.len() as u32;
+                out.extend(tree.iter().map(|node| match *node {
+                    TreeNode::Split {
                         feature,
                         threshold,
                         left,
                         right,
-                    }) => {
-                        let x = row.get(*feature as usize).copied().unwrap_or(0.0);
-                        k = if x >= *threshold { *right } else { *left } as usize;
-                    }
-                    Some(TreeNode::Leaf { value }) => {
-                        sum += value;
-                        break;
-                    }
-                    None => break,
-                }
+                    } => FlatNode {
+                        feature,
+                        value: threshold,
+                        left: at + left,
+                        right: at + right,
+                    },
+                    TreeNode::Leaf { value } => FlatNode {
+                        feature: FlatNode::LEAF,
+                        value,
+                        left: 0,
+                        right: 0,
+                    },
+                }));
             }
+            out
+        })
+    }
+
+    /// The log-odds of one row (`row.len()` must be [`Gbdt::features`]; missing trailing
+    /// features read as 0). Trees are walked in the flat form; a malformed tree (refused
+    /// by [`Gbdt::check`] at load) ends its walk instead of looping or panicking.
+    pub fn margin(&self, row: &[f32]) -> f32 {
+        let nodes = self.flat();
+        let mut sum = self.base;
+        let mut root = 0usize;
+        for tree in &self.trees {
+            let mut k = root;
+            // Children lie after their parent, so a walk takes at most the tree's length.
+            for _ in 0..tree.len() {
+                let Some(n) = nodes.get(k) else { break };
+                if n.feature == FlatNode::LEAF {
+                    sum += n.value;
+                    break;
+                }
+                let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
+                k = if x >= n.value { n.right } else { n.left } as usize;
+            }
+            root += tree.len();
         }
         sum
     }
@@ -255,11 +316,7 @@ pub fn train(data: &Dataset<'_>, params: &GbdtParams) -> Gbdt {
         let tree = grower.grow(&grad, &hess, &mut margin);
         trees.push(tree);
     }
-    Gbdt {
-        features: nf,
-        base,
-        trees,
-    }
+    Gbdt::new(nf, base, trees)
 }
 
 /// What growing a tree reads.
@@ -507,22 +564,20 @@ mod tests {
 
     #[test]
     fn malformed_trees_are_refused() {
-        let m = Gbdt {
-            features: 1,
-            base: 0.0,
-            trees: vec![vec![TreeNode::Split {
+        let m = Gbdt::new(
+            1,
+            0.0,
+            vec![vec![TreeNode::Split {
                 feature: 0,
                 threshold: 1.0,
                 left: 0,
                 right: 7,
             }]],
-        };
+        );
+        // Even unchecked, a malformed tree ends its walk.
+        assert_eq!(m.margin(&[2.0]), 0.0);
         assert!(m.check().is_err());
-        let m = Gbdt {
-            features: 1,
-            base: 0.0,
-            trees: vec![vec![]],
-        };
+        let m = Gbdt::new(1, 0.0, vec![vec![]]);
         assert!(m.check().is_err());
     }
 }

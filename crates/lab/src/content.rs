@@ -155,16 +155,22 @@ fn parse_holdout(s: &str) -> anyhow::Result<(u32, u32)> {
 type Sets = (Vec<(String, Source)>, Vec<String>);
 
 fn read_sets(args: &TrainContentArgs) -> anyhow::Result<Sets> {
-    let root = match &args.data {
-        Some(d) => d.clone(),
-        None => chaff_eval::datasets_dir()
+    let names: Vec<&str> = args
+        .dataset
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let root = match (&args.data, names.is_empty()) {
+        (_, true) => PathBuf::new(),
+        (Some(d), false) => d.clone(),
+        (None, false) => chaff_eval::datasets_dir()
             .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
     };
     let holdout = args.holdout.as_deref().map(parse_holdout).transpose()?;
     let mut pages = Vec::new();
     let mut held = Vec::new();
-    for set in &args.dataset {
-        let set = set.trim();
+    for set in names {
         if TEST_SETS.contains(&set) {
             bail!("{set} is a test set: the content model is never trained on it");
         }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// Commands of `chaff-lab`; every other command is the user's `chaff`.
-const LAB: [&str; 9] = [
+const LAB: [&str; 10] = [
+    "train-content",
     "eval",
     "bench",
     "train",
