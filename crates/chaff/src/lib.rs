@@ -103,7 +103,10 @@ pub mod methods {
     }
     /// The content model: a classifier of text nodes trained on human gold text.
     pub mod content {
-        pub use chaff_content::{ContentMethod, ContentModel, Decide, Units, labels};
+        pub use chaff_content::{
+            ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD,
+            Units, labels,
+        };
     }
     /// Main-menu detection (Alarte, Insa & Silva).
     pub mod menu {

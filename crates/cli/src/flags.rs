@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use chaff::methods::align::{self, AlignMethod};
-use chaff::methods::content::{ContentMethod, ContentModel, Decide};
+use chaff::methods::content::{
+    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD,
+};
 use chaff::methods::forest::{self, FeedItems, ForestMethod};
 use chaff::methods::menu::{MenuMethod, MenuParams};
 use chaff::methods::pagelevel::{ApplyOptions, PageLevelMethod, PageModel, SmoothWeights};
@@ -441,8 +443,15 @@ pub struct PageMethodArgs {
     pub content_model: Option<PathBuf>,
     /// Probability of content at or above which the content model keeps a text node
     /// (default: the model's).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", conflicts_with_all = ["favor_precision", "favor_recall"])]
     pub content_threshold: Option<f32>,
+    /// Keep less: fewer boilerplate words, more content missed (the content model's
+    /// threshold moved to a point chosen on training data).
+    #[arg(long, conflicts_with = "favor_recall")]
+    pub favor_precision: bool,
+    /// Keep more: more of the content, more boilerplate with it.
+    #[arg(long)]
+    pub favor_recall: bool,
     /// Decide per text node (default) or per block (a block's text nodes kept or dropped
     /// together, on their mean probability).
     #[arg(long, value_enum, default_value_t = DecideArg::Node)]
@@ -467,9 +476,14 @@ impl PageMethodArgs {
             Classifier::Content
         });
         if classifier == Classifier::Pagelevel
-            && (self.content_model.is_some() || self.content_threshold.is_some())
+            && (self.content_model.is_some()
+                || self.content_threshold.is_some()
+                || self.favor_precision
+                || self.favor_recall)
         {
-            bail!("--content-model and --content-threshold apply to --classifier content");
+            bail!(
+                "--content-model, --content-threshold and --favor-* apply to --classifier content"
+            );
         }
         if classifier == Classifier::Content && self.model.is_set() {
             bail!("the page-level classifier's options apply to --classifier pagelevel");
@@ -490,7 +504,13 @@ impl PageMethodArgs {
                 }
                 registry.register(ContentMethod {
                     model: Arc::new(self.load_content_model()?),
-                    threshold: self.content_threshold,
+                    threshold: if self.favor_precision {
+                        Some(FAVOR_PRECISION_THRESHOLD)
+                    } else if self.favor_recall {
+                        Some(FAVOR_RECALL_THRESHOLD)
+                    } else {
+                        self.content_threshold
+                    },
                     decide: match self.content_decide {
                         DecideArg::Node => Decide::Node,
                         DecideArg::Block => Decide::Block,

@@ -554,3 +554,42 @@ fn a_closed_pipe_ends_quietly() {
     assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+/// The content model's knobs: favoring precision keeps no more than the default, favoring
+/// recall no less; options of one classifier are refused with the other.
+#[test]
+fn favor_precision_and_recall_move_the_content_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    std::fs::write(
+        &page,
+        "<html><body><nav><a href=/a>Home</a> <a href=/b>News</a></nav><article><h1>Bridge \
+         reopens</h1><p>The old stone bridge reopened on Monday after two years of repairs, the \
+         council said, and traffic is expected to return to normal within a week.</p>\
+         <p>Share this story</p></article><footer>Contact us</footer></body></html>",
+    )
+    .unwrap();
+    let words = |extra: &[&str]| {
+        let mut args = vec!["extract", "--format", "text"];
+        args.extend_from_slice(extra);
+        args.push(path(&page));
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).split_whitespace().count()
+    };
+    let default = words(&[]);
+    assert!(default > 0);
+    assert!(words(&["--favor-precision"]) <= default);
+    assert!(words(&["--favor-recall"]) >= default);
+    for bad in [
+        vec!["--favor-precision", "--favor-recall"],
+        vec!["--favor-recall", "--content-threshold", "0.3"],
+        vec!["--classifier", "pagelevel", "--favor-precision"],
+        vec!["--classifier", "content", "--no-smooth"],
+    ] {
+        let mut args = vec!["extract"];
+        args.extend(bad.iter().copied());
+        args.push(path(&page));
+        assert_eq!(run(&args).status.code(), Some(2), "{bad:?}");
+    }
+}

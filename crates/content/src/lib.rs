@@ -47,7 +47,9 @@ pub mod pagetype;
 pub mod train;
 pub mod units;
 
-pub use model::{ContentMethod, ContentModel, Decide, labels};
+pub use model::{
+    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD, labels,
+};
 pub use units::Units;
 
 /// Why a model cannot be used.

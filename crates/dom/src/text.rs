@@ -3,7 +3,9 @@
 //!
 //! Rules, chosen to approximate a browser's rendering without a layout engine:
 //! * `script`, `style`, `template`, `head` and similar non-rendered subtrees are skipped
-//!   (`noscript` is rendered: chaff reads pages as a browser with scripting off does), as are comments and elements with the `hidden` attribute or an inline
+//!   (`noscript` is rendered: chaff reads pages as a browser with scripting off does), as
+//!   are comments and elements with the `hidden` attribute (except the segments React's
+//!   streaming rendering sends hidden for its script to reveal, `id="S:…"`) or an inline
 //!   `display:none` / `visibility:hidden` style;
 //! * runs of ASCII whitespace collapse to one space (not inside `pre`, `textarea`, `listing`);
 //!   U+00A0 is kept, as browsers keep it;
@@ -203,7 +205,7 @@ fn preserves_whitespace(tag: &str) -> bool {
 pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
     for a in doc.attrs(id) {
         match &*a.name {
-            "hidden" => return true,
+            "hidden" if !is_streamed_segment(doc, id) => return true,
             "style" => {
                 let style: String = a
                     .value
@@ -219,6 +221,15 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
         }
     }
     false
+}
+
+/// Whether a `hidden` element is a segment React's streaming server rendering sends late
+/// (`<div hidden id="S:0">`): the page's own script moves it into place at once, so it is
+/// the page's text, often its whole main content, and not hidden from a reader.
+fn is_streamed_segment(doc: &Document, id: NodeId) -> bool {
+    doc.attr(id, "id")
+        .and_then(|v| v.strip_prefix("S:"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Collapses runs of ASCII whitespace to single spaces and trims the ends.
@@ -418,6 +429,20 @@ mod tests {
         }
         assert_eq!(v.node_at(6).map(|n| doc.text(n)), Some("big"));
         assert_eq!(v.node_at(5), None, "collapsed space belongs to no node");
+    }
+
+    #[test]
+    fn noscript_and_streamed_segments_are_read_other_hidden_elements_are_not() {
+        let doc = parse(
+            b"<body><div id=app>Loading</div><noscript><p>Thread <b>text</b></p></noscript>\
+              <div hidden id=\"S:0\"><p>Streamed article</p></div>\
+              <div hidden id=\"S:\"><p>no</p></div><div hidden id=\"menu\">no</div></body>",
+        )
+        .unwrap();
+        assert_eq!(
+            TextView::new(&doc).text(),
+            "Loading\nThread text\nStreamed article"
+        );
     }
 
     #[test]
