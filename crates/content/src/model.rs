@@ -122,22 +122,24 @@ impl ContentModel {
 
     /// The probability that each unit is content.
     pub fn predict(&self, units: &Units) -> Vec<f32> {
+        let mut row = Vec::with_capacity(units::width() + context::COUNT);
         let p1: Vec<f32> = (0..units.len())
-            .map(|k| self.gbdt.predict(units.row(k)))
+            .map(|k| {
+                units.row_into(k, &mut row);
+                self.gbdt.predict(&row)
+            })
             .collect();
         let Some(stage2) = &self.stage2 else {
             return p1;
         };
         let types = self.page_types.as_ref().map_or([0.0; 7], |t| {
-            t.predict(&pagetype::page_row(units, &units.rows, &p1))
+            t.predict(&pagetype::page_row(units, &|k| units.own(k), &p1))
         });
         let mut ctx = Vec::with_capacity(units.len() * context::COUNT);
         context::rows(units, &p1, &types, &mut ctx);
-        let mut row = Vec::with_capacity(units::width() + context::COUNT);
         (0..units.len())
             .map(|k| {
-                row.clear();
-                row.extend_from_slice(units.row(k));
+                units.row_into(k, &mut row);
                 row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
                 stage2.predict(&row)
             })

@@ -12,7 +12,7 @@ use chaff_pagelevel::features;
 use serde::{Deserialize, Serialize};
 
 use crate::gbdt::{self, Dataset, Gbdt, GbdtParams};
-use crate::units::{self, Units};
+use crate::units::Units;
 
 /// The types, in feature order (WCXB's names; `category` is read as `collection`).
 pub const TYPES: [&str; 7] = [
@@ -40,8 +40,8 @@ pub fn type_index(name: &str) -> Option<u8> {
 
 /// A page's row: the word-weighted mean of its units' own features, then the log of units
 /// and words, and the first stage's mean probability, share of words kept and maximum.
-/// `rows` are the page's unit rows, flat ([`units::width`] each).
-pub fn page_row(units: &Units, rows: &[f32], p1: &[f32]) -> Vec<f32> {
+/// `own(k)` gives unit `k`'s own page-level features.
+pub fn page_row<'a>(units: &Units, own: &dyn Fn(usize) -> &'a [f32], p1: &[f32]) -> Vec<f32> {
     let mut row = vec![0f32; PAGE_WIDTH];
     let total: f64 = units.words.iter().map(|w| f64::from(*w)).sum();
     if units.is_empty() || total == 0.0 {
@@ -50,8 +50,7 @@ pub fn page_row(units: &Units, rows: &[f32], p1: &[f32]) -> Vec<f32> {
     let mut acc = vec![0f64; features::COUNT];
     for k in 0..units.len() {
         let w = f64::from(units.words[k]);
-        let row = &rows[k * units::width()..k * units::width() + features::COUNT];
-        for (a, x) in acc.iter_mut().zip(row) {
+        for (a, x) in acc.iter_mut().zip(own(k)) {
             *a += w * f64::from(*x);
         }
     }

@@ -9,6 +9,7 @@
 //! of the page) are left out and counted.
 
 use chaff_dom::{Document, TextView};
+use chaff_pagelevel::features;
 
 use crate::context;
 use crate::gbdt::{self, Dataset, GbdtParams};
@@ -85,7 +86,7 @@ pub struct Examples {
 pub struct PageShape {
     /// Its first row in [`Examples::rows`].
     pub start: usize,
-    /// The page's units (rows moved to [`Examples::rows`]; [`Units::row`] is not usable).
+    /// The page's units (rows moved to [`Examples::rows`] and forgotten here).
     pub units: Units,
     /// The page's type ([`crate::pagetype::TYPES`]), when its set labels it.
     pub kind: Option<u8>,
@@ -161,7 +162,8 @@ pub fn page_examples(
     };
     let total: f32 = units.words.iter().map(|w| *w as f32).sum::<f32>().max(1.0);
     let mut units = units;
-    ex.rows = std::mem::take(&mut units.rows);
+    ex.rows = units.rows();
+    units.forget_rows();
     ex.weights = units
         .words
         .iter()
@@ -224,11 +226,8 @@ fn second_stage(
         .iter()
         .map(|s| {
             let n = s.units.len();
-            pagetype::page_row(
-                &s.units,
-                &examples.rows[s.start * width..(s.start + n) * width],
-                &oof[s.start..s.start + n],
-            )
+            let own = |k: usize| &examples.rows[(s.start + k) * width..][..features::COUNT];
+            pagetype::page_row(&s.units, &own, &oof[s.start..s.start + n])
         })
         .collect();
     let fit_types = |keep: &dyn Fn(usize) -> bool| {

@@ -21,11 +21,20 @@ pub struct Units {
     pub nodes: Vec<NodeId>,
     /// Words of each unit.
     pub words: Vec<u32>,
-    /// Rows, [`width`] features each, flat.
-    pub rows: Vec<f32>,
     /// The page's shape for context features: the elements that hold units.
     pub skeleton: Skeleton,
+    /// The page-level feature rows the unit rows are made of (rows are assembled on demand,
+    /// so a page of many text nodes does not hold three copies of every row).
+    features: Vec<[f32; features::COUNT]>,
+    /// Per unit, the index in `features` of the node, its parent and its grandparent
+    /// ([`NONE`] where there is none).
+    links: Vec<[u32; 1 + ANCESTORS]>,
+    /// Per unit, the place features.
+    place: Vec<[f32; 3]>,
 }
+
+/// No row.
+const NONE: u32 = u32::MAX;
 
 /// The elements above a page's units, compactly: enough to sum unit scores over any
 /// element's subtree without the document.
@@ -104,16 +113,47 @@ impl Units {
         self.nodes.is_empty()
     }
 
-    /// The row of unit `k`.
-    pub fn row(&self, k: usize) -> &[f32] {
-        let w = width();
-        &self.rows[k * w..(k + 1) * w]
+    /// Writes the row of unit `k` ([`width`] features) into `out`, replacing its content.
+    pub fn row_into(&self, k: usize, out: &mut Vec<f32>) {
+        out.clear();
+        for &link in &self.links[k] {
+            match self.features.get(link as usize) {
+                Some(row) => out.extend_from_slice(row),
+                None => out.extend(std::iter::repeat_n(0.0, features::COUNT)),
+            }
+        }
+        out.extend_from_slice(&self.place[k]);
+    }
+
+    /// The unit's own page-level features (zeros when it has no row).
+    pub fn own(&self, k: usize) -> &[f32] {
+        const ZERO: [f32; features::COUNT] = [0.0; features::COUNT];
+        self.features
+            .get(self.links[k][0] as usize)
+            .map_or(&ZERO[..], |r| &r[..])
+    }
+
+    /// Every unit's row, flat (for training).
+    pub fn rows(&self) -> Vec<f32> {
+        let mut out = Vec::with_capacity(self.len() * width());
+        let mut row = Vec::with_capacity(width());
+        for k in 0..self.len() {
+            self.row_into(k, &mut row);
+            out.extend_from_slice(&row);
+        }
+        out
+    }
+
+    /// Frees the feature rows, keeping what the context features need (nodes, words,
+    /// skeleton); [`Units::row_into`] and [`Units::own`] then give zeros.
+    pub fn forget_rows(&mut self) {
+        self.features = Vec::new();
     }
 
     /// Computes the units of a page and their rows.
     pub fn compute(doc: &Document, view: &TextView, url: Option<&str>) -> Units {
         let f = PageFeatures::compute(doc, view, url, None);
-        let mut row_of = vec![u32::MAX; doc.len()];
+        let mut row_of = vec![NONE; doc.len()];
         for (k, id) in f.nodes.iter().enumerate() {
             row_of[id.index()] = k as u32;
         }
@@ -126,34 +166,34 @@ impl Units {
         let words: Vec<u32> = nodes.iter().map(|id| f.words[id.index()]).collect();
         let max_words = words.iter().copied().max().unwrap_or(1).max(1) as f32;
         let count = nodes.len();
-        let mut rows = Vec::with_capacity(count * width());
+        let mut links = Vec::with_capacity(count);
+        let mut place = Vec::with_capacity(count);
         for (k, &id) in nodes.iter().enumerate() {
-            push_row(&mut rows, &f, &row_of, Some(id));
+            let mut link = [NONE; 1 + ANCESTORS];
+            link[0] = row_of[id.index()];
             let mut up = doc.parent(id);
-            for _ in 0..ANCESTORS {
-                while let Some(a) = up.filter(|a| row_of[a.index()] == u32::MAX) {
+            for slot in link.iter_mut().skip(1) {
+                while let Some(a) = up.filter(|a| row_of[a.index()] == NONE) {
                     up = doc.parent(a);
                 }
-                push_row(&mut rows, &f, &row_of, up);
+                *slot = up.map_or(NONE, |a| row_of[a.index()]);
                 up = up.and_then(|a| doc.parent(a));
             }
-            rows.push(k as f32 / count.max(1) as f32);
-            rows.push(words[k] as f32 / max_words);
-            rows.push((count as f32).ln_1p());
+            links.push(link);
+            place.push([
+                k as f32 / count.max(1) as f32,
+                words[k] as f32 / max_words,
+                (count as f32).ln_1p(),
+            ]);
         }
         let skeleton = Skeleton::of(doc, &nodes);
         Units {
             nodes,
             words,
-            rows,
             skeleton,
+            features: f.rows,
+            links,
+            place,
         }
-    }
-}
-
-fn push_row(rows: &mut Vec<f32>, f: &PageFeatures, row_of: &[u32], id: Option<NodeId>) {
-    match id.map(|id| row_of[id.index()]).filter(|k| *k != u32::MAX) {
-        Some(k) => rows.extend_from_slice(&f.rows[k as usize]),
-        None => rows.extend(std::iter::repeat_n(0.0, features::COUNT)),
     }
 }
