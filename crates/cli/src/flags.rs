@@ -2,7 +2,7 @@
 //! the research harness: each turns what the user typed into the library's configuration
 //! (a method registered with its options, an output format), checking values on the way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
@@ -76,11 +76,7 @@ impl ModelArgs {
     /// The model: the file given, or the built-in one.
     pub fn load(&self) -> anyhow::Result<PageModel> {
         match &self.model {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                PageModel::from_json(&text).with_context(|| format!("in {}", path.display()))
-            }
+            Some(path) => read_model(path, PageModel::from_json),
             None => Ok(PageModel::builtin()?.clone()),
         }
     }
@@ -533,14 +529,20 @@ impl PageMethodArgs {
     /// The content model: the file given, or the built-in one.
     pub fn load_content_model(&self) -> anyhow::Result<ContentModel> {
         match &self.content_model {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                ContentModel::from_json(&text).with_context(|| format!("in {}", path.display()))
-            }
+            Some(path) => read_model(path, ContentModel::from_json),
             None => Ok(ContentModel::builtin()?.clone()),
         }
     }
+}
+
+/// Reads a model file and parses it, naming the file in either error.
+fn read_model<T, E>(path: &Path, parse: impl FnOnce(&str) -> Result<T, E>) -> anyhow::Result<T>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
 /// The menu detector's parameters from a file written by `train-menu`, or the defaults.

@@ -209,7 +209,7 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Training rows, column-major after binning.
+/// Training rows (row-major; [`train`] bins them into columns).
 pub struct Dataset<'a> {
     /// Row-major features, `features` per row.
     pub rows: &'a [f32],

@@ -184,37 +184,37 @@ pub fn align(view: &TextView, gold: &str) -> Alignment {
 }
 
 /// The word-level alignment: which page words are matched to a gold word. `owner[k]` is the
-/// unit (text node) page word `k` belongs to, used by the short-node pass.
+/// unit (text node) page word `k` belongs to, used by the short-node pass; when `owner` does
+/// not have one entry per page word, that pass is skipped.
 pub fn align_words(page: &[String], gold: &[String], owner: &[usize]) -> Vec<bool> {
     let mut matched = vec![false; page.len()];
     if page.is_empty() || gold.is_empty() {
         return matched;
     }
-    let ids = Interner::ids(page, gold);
+    let ids = word_ids(page, gold);
     let (p, g) = ids.split_at(page.len());
     let runs = anchor_runs(p, g);
     let mut gold_taken = vec![false; g.len()];
     // Accepted runs by page position, for the short-node pass.
     let mut accepted = accept_runs(runs, &mut gold_taken, &mut matched);
     accepted.sort_by_key(|r| r.page);
+    if owner.len() != page.len() {
+        return matched;
+    }
     fill_short_units(p, g, owner, &accepted, &mut matched, &mut gold_taken);
     matched
 }
 
-/// Words as small integers, shared between page and gold.
-struct Interner;
-
-impl Interner {
-    fn ids(page: &[String], gold: &[String]) -> Vec<u32> {
-        let mut map: HashMap<&str, u32> = HashMap::new();
-        page.iter()
-            .chain(gold)
-            .map(|w| {
-                let next = map.len() as u32;
-                *map.entry(w.as_str()).or_insert(next)
-            })
-            .collect()
-    }
+/// Words as small integers, shared between page and gold (page words first).
+fn word_ids(page: &[String], gold: &[String]) -> Vec<u32> {
+    let mut map: HashMap<&str, u32> = HashMap::new();
+    page.iter()
+        .chain(gold)
+        .map(|w| {
+            let next = map.len() as u32;
+            *map.entry(w.as_str()).or_insert(next)
+        })
+        .collect()
 }
 
 /// Pass 1: greedy longest runs from anchors, scanning the page left to right.

@@ -111,6 +111,19 @@ impl Examples {
         self.page_content_words += other.page_content_words;
     }
 
+    /// The page and word counts alone, without rows.
+    pub fn counts(&self) -> Examples {
+        Examples {
+            pages: self.pages,
+            skipped: self.skipped,
+            gold_words: self.gold_words,
+            gold_aligned: self.gold_aligned,
+            page_words: self.page_words,
+            page_content_words: self.page_content_words,
+            ..Examples::default()
+        }
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.content.len()

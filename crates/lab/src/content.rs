@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use chaff_content::gbdt::GbdtParams;
 use chaff_content::train::{Examples, Gold, TrainOptions, fit, page_examples};
-use chaff_eval::{BlockGold, GoldPage};
+use chaff_eval::GoldPage;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -234,14 +234,7 @@ fn block_labels(
     page: &chaff_eval::BlockPage,
 ) -> Option<(chaff_dom::Document, chaff_dom::TextView, Vec<Option<bool>>)> {
     let p = read_block_page(page).ok()?;
-    let mut scored = vec![0u32; p.doc.len()];
-    let mut template = vec![0u32; p.doc.len()];
-    for &(id, g) in &p.words {
-        scored[id.index()] += 1;
-        if g == BlockGold::Template {
-            template[id.index()] += 1;
-        }
-    }
+    let (scored, template) = p.word_counts();
     let labels = scored
         .iter()
         .zip(&template)
@@ -298,12 +291,7 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
         let entry = by_set.entry(set).or_default();
         match ex {
             Some(ex) => {
-                let mut stats = ex.clone();
-                stats.rows.clear();
-                stats.content.clear();
-                stats.weights.clear();
-                stats.shapes.clear();
-                entry.0.extend(stats);
+                entry.0.extend(ex.counts());
                 all.extend(ex);
             }
             None => entry.1 += 1,

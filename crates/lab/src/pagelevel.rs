@@ -375,6 +375,21 @@ pub(crate) struct LabelledPage {
     pub(crate) words: Vec<(chaff_dom::NodeId, BlockGold)>,
 }
 
+impl LabelledPage {
+    /// Per node id, the scored words of its own text and how many of them are template.
+    pub(crate) fn word_counts(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut scored = vec![0u32; self.doc.len()];
+        let mut template = vec![0u32; self.doc.len()];
+        for &(id, g) in &self.words {
+            scored[id.index()] += 1;
+            if g == BlockGold::Template {
+                template[id.index()] += 1;
+            }
+        }
+        (scored, template)
+    }
+}
+
 pub(crate) fn read_block_page(page: &BlockPage) -> anyhow::Result<LabelledPage> {
     let bytes = chaff_eval::read_maybe_gz(&page.html_path)
         .with_context(|| format!("cannot read {}", page.html_path.display()))?;
@@ -412,14 +427,7 @@ pub(crate) fn read_block_page(page: &BlockPage) -> anyhow::Result<LabelledPage> 
 /// template when at least 85% of its scored words are (the text form of section 5.1's rule),
 /// content otherwise, and unlabelled without scored words.
 fn block_node_labels(p: &LabelledPage) -> Vec<Option<bool>> {
-    let mut scored = vec![0u32; p.doc.len()];
-    let mut template = vec![0u32; p.doc.len()];
-    for &(id, g) in &p.words {
-        scored[id.index()] += 1;
-        if g == BlockGold::Template {
-            template[id.index()] += 1;
-        }
-    }
+    let (mut scored, mut template) = p.word_counts();
     for id in p.doc.ids().rev() {
         if let Some(parent) = p.doc.parent(id) {
             scored[parent.index()] += scored[id.index()];
