@@ -49,6 +49,9 @@ pub struct MethodVerdict {
     pub scope: Scope,
     /// Its evidence, or why it has none.
     pub verdict: Verdict,
+    /// The site methods whose evidence the verdict weighed (a page-level model that reads
+    /// them, on a page where one of them spoke); empty otherwise.
+    pub informed_by: &'static [&'static str],
 }
 
 impl MethodVerdict {
@@ -57,6 +60,7 @@ impl MethodVerdict {
             method: method.to_string(),
             scope,
             verdict,
+            informed_by: &[],
         }
     }
 
@@ -65,6 +69,7 @@ impl MethodVerdict {
             method: &self.method,
             scope: self.scope,
             verdict: &self.verdict,
+            informed_by: self.informed_by,
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use chaff_core::{DynMethod, Erased, Scope, Verdict};
+use chaff_core::{DynMethod, Erased, Scope, SiteVerdict, Verdict};
 use chaff_corpus::{Media, Page};
 use chaff_dom::ParseOptions;
 
@@ -263,14 +263,37 @@ impl Extractor {
             }
         }
         let site_evidence = verdicts.iter().any(|v| v.verdict.evidence().is_some());
+        let spoke = |names: &[&str]| {
+            verdicts
+                .iter()
+                .any(|v| v.verdict.evidence().is_some() && names.contains(&v.method.as_str()))
+        };
+        let said: Vec<SiteVerdict<'_>> = verdicts
+            .iter()
+            .map(|v| SiteVerdict {
+                method: &v.method,
+                verdict: &v.verdict,
+            })
+            .collect();
+        let mut page_verdicts = Vec::with_capacity(inner.page_methods.len());
         for (m, compiled) in &inner.page_methods {
-            let verdict = if inner.fuser.consults(m.name(), site_evidence) {
+            let inputs = m.site_inputs();
+            let informed = spoke(inputs);
+            let verdict = if informed {
+                m.evidence_given(compiled, &input, &said)
+            } else if inner.fuser.consults(m.name(), site_evidence) {
                 m.evidence(compiled, &input)
             } else {
                 Verdict::Abstain("not consulted: the site's evidence decides".into())
             };
-            verdicts.push(MethodVerdict::new(m.name(), Scope::Page, verdict));
+            let mut v = MethodVerdict::new(m.name(), Scope::Page, verdict);
+            if informed {
+                v.informed_by = inputs;
+            }
+            page_verdicts.push(v);
         }
+        drop(said);
+        verdicts.extend(page_verdicts);
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);
         let profile_site = profile.map(|p| p.site.clone());

@@ -1,10 +1,14 @@
 //! Fusion: every method's evidence about a page in, one set of labels and a confidence out.
 //!
-//! The [`Fuser`] trait is the seam a learned model plugs into. [`UnionFuser`], the default,
-//! keeps chaff's earlier behaviour: with site evidence, a node goes when any site method
-//! removes it (FOREST's wrapper picks the content subtree and the others still remove inside
-//! it); without, the page-level classifier (a method whose scores are probabilities)
-//! decides. Page-level region detectors (membership scores, such as the menu detector) remove
+//! The [`Fuser`] trait is the seam a learned model plugs into. [`UnionFuser`], the default:
+//! with site evidence, a page-level model that read it (the content model, whose inputs
+//! include the suffix, align, forest and subtree evidence; its vote is `informed_by` them)
+//! decides for those methods, their cuts inside the text nodes it keeps are applied (it judges
+//! whole nodes; measured neutral on held-out Dragnet training sites, and needed for plain-text
+//! pages, one node each), and other site methods still remove what they remove; with site evidence
+//! and no such model, a node goes when any site method removes it (FOREST's wrapper picks
+//! the content subtree and the others still remove inside it); without site evidence, the
+//! page-level classifier (a method whose scores are probabilities) decides. Page-level region detectors (membership scores, such as the menu detector) remove
 //! their region in both cases. A method that abstains, or a node a method does not cover,
 //! counts as no opinion, never as "content".
 
@@ -20,6 +24,9 @@ pub struct Vote<'a> {
     pub scope: Scope,
     /// Its evidence, or why it has none.
     pub verdict: &'a Verdict,
+    /// The site methods whose evidence the verdict already weighed (a page-level model that
+    /// reads them); empty for the others.
+    pub informed_by: &'a [&'static str],
 }
 
 /// What a fuser decides.
@@ -45,7 +52,8 @@ pub trait Fuser: Send + Sync {
     }
 }
 
-/// The default fuser: union of the site methods' removals, else the page-level classifier;
+/// The default fuser: a page-level model that weighed the site's evidence where there is
+/// one, else the union of the site methods' removals, else the page-level classifier;
 /// page-level region detectors always. See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UnionFuser;
@@ -61,6 +69,12 @@ impl Fuser for UnionFuser {
         };
         let n = page.doc.len();
         let mut labels = Labels::all_content(n);
+        let informed: Vec<&Vote<'_>> = votes
+            .iter()
+            .filter(|v| v.scope == Scope::Page && !v.informed_by.is_empty())
+            .filter(|v| v.verdict.evidence().is_some())
+            .collect();
+        let weighed = |method: &str| informed.iter().any(|v| v.informed_by.contains(&method));
         let site: Vec<&Evidence> = votes
             .iter()
             .filter(|v| v.scope == Scope::Site)
@@ -71,8 +85,23 @@ impl Fuser for UnionFuser {
                 union_covered(&mut labels, e);
             }
         } else {
-            for e in site {
-                union_covered(&mut labels, e);
+            // A model that weighed site methods' evidence decides in their place; the site
+            // methods it does not read still remove what they remove.
+            for v in &informed {
+                if let Some(e) = v
+                    .verdict
+                    .evidence()
+                    .filter(|e| e.meaning() != Meaning::Membership)
+                {
+                    union_covered(&mut labels, e);
+                }
+            }
+            for v in votes.iter().filter(|v| v.scope == Scope::Site) {
+                match v.verdict.evidence() {
+                    Some(e) if weighed(v.method) => add_cuts(&mut labels, e),
+                    Some(e) => union_covered(&mut labels, e),
+                    None => {}
+                }
             }
         }
         for e in evidence(Scope::Page, true) {
@@ -109,6 +138,19 @@ fn union_covered(labels: &mut Labels, e: &Evidence) {
         }
     }
     labels.union(&masked);
+}
+
+/// Adds `e`'s cuts inside text nodes (a string method's removals) to the nodes `labels`
+/// keeps: a model that judges whole nodes cannot make them, and they are the site's own
+/// repeated strings.
+fn add_cuts(labels: &mut Labels, e: &Evidence) {
+    for (id, ranges) in e.labels().partials() {
+        if e.covers(*id) && !labels.role(*id).is_template() {
+            let mut all = labels.partial(*id).map(<[_]>::to_vec).unwrap_or_default();
+            all.extend(ranges.iter().cloned());
+            labels.set_partial(*id, all);
+        }
+    }
 }
 
 /// How far the fused scores of the page's text lie from the undecided middle: the mean of
@@ -174,16 +216,19 @@ mod tests {
                 method: "suffix",
                 scope: Scope::Site,
                 verdict: &site,
+                informed_by: &[],
             },
             Vote {
                 method: "forest",
                 scope: Scope::Site,
                 verdict: &abstain,
+                informed_by: &[],
             },
             Vote {
                 method: "pagelevel",
                 scope: Scope::Page,
                 verdict: &classifier,
+                informed_by: &[],
             },
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
@@ -210,11 +255,13 @@ mod tests {
                 method: "x",
                 scope: Scope::Site,
                 verdict: &partial,
+                informed_by: &[],
             },
             Vote {
                 method: "menu",
                 scope: Scope::Page,
                 verdict: &menu,
+                informed_by: &[],
             },
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
@@ -224,6 +271,55 @@ mod tests {
         // that evidence; the menu region removes main.
         assert!(!fused.labels.is_removed(doc.find_tag("body").unwrap()));
         assert!(fused.labels.is_removed(doc.find_tag("main").unwrap()));
+    }
+
+    #[test]
+    fn an_informed_model_decides_for_the_methods_it_weighed_and_keeps_their_cuts() {
+        let (doc, view) = page("<nav>Home News</nav><main>Story text here</main><aside>Ad</aside>");
+        let text = |tag: &str| doc.first_child(doc.find_tag(tag).unwrap()).unwrap();
+        // Suffix removes the nav and cuts "Story " out of the main text.
+        let mut s = Labels::all_content(doc.len());
+        s.set_subtree(&doc, doc.find_tag("nav").unwrap(), 1.0, Role::Template);
+        s.set_partial(text("main"), std::iter::once(0..6).collect());
+        let suffix = Verdict::Evidence(Evidence::new(s, Meaning::Share));
+        // A method the model does not read removes the aside.
+        let other = removing(&doc, "aside", Meaning::Membership);
+        // The model, having weighed suffix, keeps the nav (it disagrees) and the main text.
+        let mut m = Labels::all_content(doc.len());
+        m.set(text("aside"), 0.2, Role::Content);
+        let model = Verdict::Evidence(Evidence::new(m, Meaning::Probability));
+        let votes = [
+            Vote {
+                method: "suffix",
+                scope: Scope::Site,
+                verdict: &suffix,
+                informed_by: &[],
+            },
+            Vote {
+                method: "custom",
+                scope: Scope::Site,
+                verdict: &other,
+                informed_by: &[],
+            },
+            Vote {
+                method: "content",
+                scope: Scope::Page,
+                verdict: &model,
+                informed_by: &["suffix"],
+            },
+        ];
+        let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
+        assert!(!fused.labels.is_removed(text("nav")), "the model decides");
+        assert!(fused.labels.is_removed(doc.find_tag("aside").unwrap()));
+        assert_eq!(
+            fused.labels.partial(text("main")),
+            Some(&[std::ops::Range { start: 0, end: 6 }][..])
+        );
+        // Uninformed, the same votes unite the site removals.
+        let mut plain = votes;
+        plain[2].informed_by = &[];
+        let fused = UnionFuser.fuse(&input(&doc, &view), &plain);
+        assert!(fused.labels.is_removed(text("nav")));
     }
 
     #[test]

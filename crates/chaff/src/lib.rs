@@ -57,7 +57,9 @@ pub mod profile;
 mod registry;
 mod store;
 
-pub use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, Role, Scope, Verdict};
+pub use chaff_core::{
+    Evidence, Labels, Meaning, Method, MethodError, Role, Scope, SiteVerdict, Verdict,
+};
 pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
 pub use chaff_extract::Format;
@@ -72,6 +74,10 @@ pub use load::{
 pub use profile::Profile;
 pub use registry::Registry;
 pub use store::{CompiledProfile, ProfileStore};
+
+/// The site methods learned when none are named: those whose evidence the built-in content
+/// model weighs, so that every input it was trained with is there.
+pub const DEFAULT_SITE_METHODS: &[&str] = &chaff_content::site::METHODS;
 
 /// The built-in methods and the options front ends configure them with (each method is
 /// registered with its options: see [`Registry::register`]).

@@ -363,7 +363,8 @@ impl SuffixArgs {
 /// harness share.
 #[derive(Args, Clone, Debug)]
 pub struct MethodArgs {
-    /// Site-level methods, comma-separated (suffix, align, forest, subtree, or any registered).
+    /// Site-level methods, comma-separated (suffix, align, forest, subtree, or any
+    /// registered; default: the four the content model weighs).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub method: Vec<String>,
     /// The suffix method's options.
@@ -400,9 +401,9 @@ impl MethodArgs {
     }
 
     /// The methods named, or `default` when none was.
-    pub fn names_or<'a>(&'a self, default: &'a str) -> Vec<&'a str> {
+    pub fn names_or<'a>(&'a self, default: &[&'a str]) -> Vec<&'a str> {
         if self.method.is_empty() {
-            vec![default]
+            default.to_vec()
         } else {
             self.method.iter().map(String::as_str).collect()
         }

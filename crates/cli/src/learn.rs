@@ -40,10 +40,13 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         bail!("say where to write the profile with -o (or use --print-regexes)");
     }
     let registry = args.methods.registry()?;
-    let learner = Learner::new(&registry, &args.methods.names_or("suffix"))?
-        .parse_options(args.input.parse_options())
-        .site_from(args.input.site_from.into())
-        .min_pages(args.min_site_pages);
+    let learner = Learner::new(
+        &registry,
+        &args.methods.names_or(chaff::DEFAULT_SITE_METHODS),
+    )?
+    .parse_options(args.input.parse_options())
+    .site_from(args.input.site_from.into())
+    .min_pages(args.min_site_pages);
     let choice = match (&args.site, args.per_site) {
         (Some(site), _) => SiteChoice::Named(site.clone()),
         (None, true) => SiteChoice::PerSite,

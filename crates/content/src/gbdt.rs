@@ -235,16 +235,24 @@ fn cut_points(data: &Dataset<'_>, bins: usize) -> Vec<Vec<f32>> {
                 .collect();
             values.sort_by(f32::total_cmp);
             values.dedup();
+            // A feature with missing values (NaN) gets a bin of its own below every value:
+            // its first cut is `f32::MIN`, which every number reaches and NaN does not, so a
+            // split can send the missing rows alone to the left (prediction sends NaN left,
+            // as `NaN >= t` is false).
+            let missing = (0..n).any(|r| data.rows[r * data.features + f].is_nan());
+            let mut cuts: Vec<f32> = Vec::with_capacity(bins + 1);
+            if missing {
+                cuts.push(f32::MIN);
+            }
             if values.len() <= bins {
                 // Cut between consecutive distinct values.
-                return values.windows(2).map(|w| midpoint(w[0], w[1])).collect();
+                cuts.extend(values.windows(2).map(|w| midpoint(w[0], w[1])));
+                return cuts;
             }
-            let mut cuts: Vec<f32> = (1..bins)
-                .map(|b| {
-                    let k = b * values.len() / bins;
-                    midpoint(values[k - 1], values[k])
-                })
-                .collect();
+            cuts.extend((1..bins).map(|b| {
+                let k = b * values.len() / bins;
+                midpoint(values[k - 1], values[k])
+            }));
             cuts.dedup();
             cuts
         })
@@ -506,6 +514,36 @@ mod tests {
             },
             params,
         )
+    }
+
+    #[test]
+    fn missing_values_get_a_bin_of_their_own() {
+        // Missing: positive; 0 and 1: negative; 2 and 3: positive. The lowest real values
+        // and the missing ones must not share a bin, or no stump could tell them apart.
+        let xs = [f32::NAN, f32::NAN, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0];
+        let labels = [
+            true, true, false, false, false, false, true, true, true, true,
+        ];
+        let params = GbdtParams {
+            trees: 2,
+            max_depth: 2,
+            learning_rate: 1.0,
+            lambda: 0.0,
+            min_child_weight: 0.0,
+            ..GbdtParams::default()
+        };
+        let m = fit(&xs, 1, &labels, &params);
+        assert!(m.predict(&[f32::NAN]) > 0.9, "{}", m.predict(&[f32::NAN]));
+        assert!(m.predict(&[0.0]) < 0.1);
+        assert!(m.predict(&[1.0]) < 0.1);
+        assert!(m.predict(&[3.0]) > 0.9);
+        // The split that isolates missing values stores f32::MIN, which survives JSON.
+        let json = serde_json::to_string(&m).unwrap();
+        let back: Gbdt = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.predict(&[f32::NAN]), m.predict(&[f32::NAN]));
+        // Without missing values the cuts are those of the values alone.
+        let full = fit(&xs[2..], 1, &labels[2..], &params);
+        assert!(full.predict(&[0.0]) < 0.1 && full.predict(&[2.0]) > 0.9);
     }
 
     #[test]

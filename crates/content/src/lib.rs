@@ -4,8 +4,10 @@
 //! What it is for: turning a page into per-node evidence (the probability that each text
 //! node is content) with a classifier trained on human gold text. [`gold`] aligns a set's
 //! gold text onto a page's text nodes; [`units`] makes a feature row per text node;
-//! [`gbdt`] is the gradient-boosted tree ensemble; [`train`] is the recipe from labelled
-//! pages to a stored [`ContentModel`]; [`model`] applies it ([`ContentMethod`]).
+//! [`site`] adds what the site's methods said of the node, when a profile applies (missing
+//! otherwise, so one model serves both cases); [`gbdt`] is the gradient-boosted tree
+//! ensemble; [`train`] is the recipe from labelled pages to a stored [`ContentModel`];
+//! [`model`] applies it ([`ContentMethod`]).
 //!
 //! # What was compared, and what was kept
 //!
@@ -39,14 +41,15 @@
 //! 0.939 at 0.3); 0.4 is the middle of that trade, chosen on this training fold.
 //!
 //! What it must not know: data set layouts (the research crate reads them and hands over
-//! pages with gold text or node labels), profiles, file formats, the command line, other
-//! methods.
+//! pages with gold text or node labels), profiles, file formats, the command line, and of
+//! other methods anything but the names their evidence is registered under ([`site`]).
 
 pub mod context;
 pub mod gbdt;
 pub mod gold;
 pub mod model;
 pub mod pagetype;
+pub mod site;
 pub mod train;
 pub mod units;
 

@@ -2,7 +2,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
+use chaff_core::{
+    Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, SiteVerdict, Verdict,
+};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +12,7 @@ use crate::Error;
 use crate::context;
 use crate::gbdt::Gbdt;
 use crate::pagetype::{self, TypeModel};
+use crate::site;
 use crate::units::{self, Units};
 
 /// The threshold `--favor-precision` selects: on the first wcxb-dev fold (training data) it
@@ -36,6 +39,10 @@ pub struct ContentModel {
     pub features: Vec<String>,
     /// Probability of content at or above which a unit is kept.
     pub threshold: f32,
+    /// Names of the site inputs ([`site::names`]) that follow the unit features in every
+    /// row; empty for a model that reads no site evidence.
+    #[serde(default)]
+    pub site: Vec<String>,
     /// The first stage (positive class: content), on [`units`] rows.
     pub gbdt: Gbdt,
     /// Names of the context features the second stage adds ([`context::NAMES`]).
@@ -79,13 +86,18 @@ impl ContentModel {
                 self.version
             )));
         }
-        if self.features != units::names() || self.gbdt.features != units::width() {
+        if !self.site.is_empty() && self.site != site::names() {
+            return Err(Error::Model(
+                "made for other site inputs (retrain it with this build)".into(),
+            ));
+        }
+        if self.features != units::names() || self.gbdt.features != self.width() {
             return Err(Error::Model(
                 "made for another feature set (retrain it with this build)".into(),
             ));
         }
         if let Some(s2) = &self.stage2
-            && (self.context != context::NAMES || s2.features != units::width() + context::COUNT)
+            && (self.context != context::NAMES || s2.features != self.width() + context::COUNT)
         {
             return Err(Error::Model(
                 "second stage made for other context features (retrain it with this build)".into(),
@@ -120,12 +132,41 @@ impl ContentModel {
             .map_err(|e| Error::Model(format!("built-in model: {e}")))
     }
 
-    /// The probability that each unit is content.
+    /// Features per first-stage row: the unit's, then the site inputs when the model reads
+    /// them.
+    pub fn width(&self) -> usize {
+        units::width() + self.site.len()
+    }
+
+    /// Whether the model reads site evidence.
+    pub fn reads_site(&self) -> bool {
+        !self.site.is_empty()
+    }
+
+    /// Writes unit `k`'s first-stage row: its features, then its site inputs (from
+    /// `site_rows`, [`site::COUNT`] per unit) or missing values.
+    fn row_into(&self, units: &Units, site_rows: Option<&[f32]>, k: usize, row: &mut Vec<f32>) {
+        units.row_into(k, row);
+        if self.reads_site() {
+            match site_rows.and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT)) {
+                Some(s) => row.extend_from_slice(s),
+                None => row.extend(std::iter::repeat_n(f32::NAN, site::COUNT)),
+            }
+        }
+    }
+
+    /// The probability that each unit is content, from the page alone.
     pub fn predict(&self, units: &Units) -> Vec<f32> {
-        let mut row = Vec::with_capacity(units::width() + context::COUNT);
+        self.predict_with_site(units, None)
+    }
+
+    /// The probability that each unit is content, given the site inputs of every unit
+    /// ([`site::rows`]; `None`: no site evidence).
+    pub fn predict_with_site(&self, units: &Units, site_rows: Option<&[f32]>) -> Vec<f32> {
+        let mut row = Vec::with_capacity(self.width() + context::COUNT);
         let p1: Vec<f32> = (0..units.len())
             .map(|k| {
-                units.row_into(k, &mut row);
+                self.row_into(units, site_rows, k, &mut row);
                 self.gbdt.predict(&row)
             })
             .collect();
@@ -139,7 +180,7 @@ impl ContentModel {
         context::rows(units, &p1, &types, &mut ctx);
         (0..units.len())
             .map(|k| {
-                units.row_into(k, &mut row);
+                self.row_into(units, site_rows, k, &mut row);
                 row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
                 stage2.predict(&row)
             })
@@ -296,7 +337,27 @@ impl Method for ContentMethod {
     }
 
     fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
-        let (units, mut p) = self.model.score(page.doc, page.view, page.url);
+        self.evidence_given(&(), page, &[])
+    }
+
+    fn site_inputs(&self) -> &'static [&'static str] {
+        if self.model.reads_site() {
+            &site::METHODS
+        } else {
+            &[]
+        }
+    }
+
+    fn evidence_given(
+        &self,
+        _compiled: &(),
+        page: &PageInput<'_>,
+        site: &[SiteVerdict<'_>],
+    ) -> Verdict {
+        let units = Units::compute(page.doc, page.view, page.url);
+        let site_rows = (self.model.reads_site() && !site.is_empty())
+            .then(|| site::rows(page.doc, page.view, &units, site));
+        let mut p = self.model.predict_with_site(&units, site_rows.as_deref());
         if self.decide == Decide::Block {
             p = block_average(page.doc, &units, &p);
         }

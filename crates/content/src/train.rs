@@ -16,7 +16,14 @@ use crate::gbdt::{self, Dataset, GbdtParams};
 use crate::gold;
 use crate::model::{ContentModel, FORMAT, VERSION};
 use crate::pagetype::{self, TypeModel};
+use crate::site;
 use crate::units::{self, Units};
+
+/// Features per training row: a unit's, then its site inputs ([`site::COUNT`], missing on
+/// pages learned without site evidence).
+pub fn row_width() -> usize {
+    units::width() + site::COUNT
+}
 
 /// Pages whose gold text aligns less than this share are left out of training.
 pub const MIN_GOLD_COVERAGE: f64 = 0.3;
@@ -58,7 +65,7 @@ impl Default for TrainOptions {
 /// Training rows.
 #[derive(Clone, Debug, Default)]
 pub struct Examples {
-    /// Rows, [`units::width`] each, flat.
+    /// Rows, [`row_width`] each, flat.
     pub rows: Vec<f32>,
     /// Each row's label (true: content).
     pub content: Vec<bool>,
@@ -135,12 +142,14 @@ impl Examples {
     }
 }
 
-/// The rows of one labelled page.
+/// The rows of one labelled page; `site_rows` are its units' site inputs
+/// ([`site::rows`]) when the page was extracted with its site's evidence, `None` otherwise.
 pub fn page_examples(
     doc: &Document,
     view: &TextView,
     url: Option<&str>,
     gold: &Gold<'_>,
+    site_rows: Option<&[f32]>,
 ) -> Examples {
     let units = Units::compute(doc, view, url);
     let mut ex = Examples::default();
@@ -175,7 +184,16 @@ pub fn page_examples(
     };
     let total: f32 = units.words.iter().map(|w| *w as f32).sum::<f32>().max(1.0);
     let mut units = units;
-    ex.rows = units.rows();
+    ex.rows = Vec::with_capacity(units.len() * row_width());
+    let mut row = Vec::with_capacity(units::width());
+    for k in 0..units.len() {
+        units.row_into(k, &mut row);
+        ex.rows.extend_from_slice(&row);
+        match site_rows.and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT)) {
+            Some(s) => ex.rows.extend_from_slice(s),
+            None => ex.rows.extend(std::iter::repeat_n(f32::NAN, site::COUNT)),
+        }
+    }
     units.forget_rows();
     ex.weights = units
         .words
@@ -200,7 +218,7 @@ pub fn page_examples(
 /// probabilities make the context features of the training rows. The stored first stage is
 /// then fitted on all pages.
 pub fn fit(examples: &Examples, opts: &TrainOptions, note: &str) -> ContentModel {
-    let width = units::width();
+    let width = row_width();
     let stage1 = gbdt::train(&dataset(examples, &examples.rows, width), &opts.gbdt);
     let (stage2, page_types) = if opts.stack {
         let (stage2, types) = second_stage(examples, &opts.gbdt, opts.page_types);
@@ -213,6 +231,7 @@ pub fn fit(examples: &Examples, opts: &TrainOptions, note: &str) -> ContentModel
         version: VERSION,
         features: units::names(),
         threshold: opts.threshold,
+        site: site::names(),
         gbdt: stage1,
         context: if stage2.is_some() {
             context::NAMES.iter().map(|s| (*s).to_owned()).collect()
@@ -231,7 +250,7 @@ fn second_stage(
     params: &GbdtParams,
     page_types: bool,
 ) -> (gbdt::Gbdt, Option<TypeModel>) {
-    let width = units::width();
+    let width = row_width();
     let oof = out_of_fold(examples, params);
     // Page rows from out-of-fold first-stage probabilities.
     let page_rows: Vec<Vec<f32>> = examples
@@ -291,7 +310,7 @@ fn dataset<'a>(examples: &'a Examples, rows: &'a [f32], features: usize) -> Data
 
 /// First-stage probabilities of every row from a model that did not train on its page.
 fn out_of_fold(examples: &Examples, params: &GbdtParams) -> Vec<f32> {
-    let width = units::width();
+    let width = row_width();
     let mut p = vec![0f32; examples.len()];
     for half in 0..2 {
         let mut part = Examples::default();

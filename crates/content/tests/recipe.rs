@@ -31,7 +31,7 @@ fn examples() -> Examples {
         let (html, gold) = page(k);
         let doc = chaff_dom::parse(html.as_bytes()).unwrap();
         let view = TextView::new(&doc);
-        all.extend(page_examples(&doc, &view, None, &Gold::Text(&gold)));
+        all.extend(page_examples(&doc, &view, None, &Gold::Text(&gold), None));
     }
     all
 }

@@ -13,7 +13,7 @@ pub mod evidence;
 pub mod method;
 
 pub use evidence::{Evidence, Meaning, Verdict};
-pub use method::{DynMethod, Erased, Method, MethodError, Needs, Scope};
+pub use method::{DynMethod, Erased, Method, MethodError, Needs, Scope, SiteVerdict};
 
 use std::ops::Range;
 

@@ -105,6 +105,36 @@ pub trait Method: Send + Sync + 'static {
 
     /// The method's evidence about one page.
     fn evidence(&self, compiled: &Self::Compiled, page: &PageInput<'_>) -> Verdict;
+
+    /// The site methods (by registered name) whose verdicts on the same page this
+    /// (page-level) method weighs ([`Method::evidence_given`]): a learned model whose inputs
+    /// include them. A fuser takes its evidence as the decision in their place. None by
+    /// default.
+    fn site_inputs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The method's evidence about a page given what the site methods said of it (`site`:
+    /// each site method's name and verdict, abstentions included). Only called when one of
+    /// [`Method::site_inputs`] gave evidence on the page; [`Method::evidence`] by default.
+    fn evidence_given(
+        &self,
+        compiled: &Self::Compiled,
+        page: &PageInput<'_>,
+        site: &[SiteVerdict<'_>],
+    ) -> Verdict {
+        let _ = site;
+        self.evidence(compiled, page)
+    }
+}
+
+/// A site method's verdict on a page, as a method that reads site evidence receives it.
+#[derive(Clone, Copy, Debug)]
+pub struct SiteVerdict<'a> {
+    /// The site method's registered name.
+    pub method: &'a str,
+    /// What it said.
+    pub verdict: &'a Verdict,
 }
 
 /// Page data, a learned model or a compiled model with its type erased.
@@ -133,6 +163,15 @@ pub trait DynMethod: Send + Sync {
     fn compile(&self, model: Option<&serde_json::Value>) -> Result<Erased, MethodError>;
     /// See [`Method::evidence`]; `compiled` made by this method's [`DynMethod::compile`].
     fn evidence(&self, compiled: &Erased, page: &PageInput<'_>) -> Verdict;
+    /// See [`Method::site_inputs`].
+    fn site_inputs(&self) -> &'static [&'static str];
+    /// See [`Method::evidence_given`]; `compiled` made by this method's [`DynMethod::compile`].
+    fn evidence_given(
+        &self,
+        compiled: &Erased,
+        page: &PageInput<'_>,
+        site: &[SiteVerdict<'_>],
+    ) -> Verdict;
 }
 
 fn wrong_type(name: &str, what: &str) -> MethodError {
@@ -203,10 +242,27 @@ impl<M: Method> DynMethod for M {
     fn evidence(&self, compiled: &Erased, page: &PageInput<'_>) -> Verdict {
         match compiled.downcast_ref::<M::Compiled>() {
             Some(c) => Method::evidence(self, c, page),
-            None => Verdict::Abstain(format!(
-                "{}: compiled model made by another method",
-                Method::name(self)
-            )),
+            None => foreign_compiled(Method::name(self)),
         }
     }
+
+    fn site_inputs(&self) -> &'static [&'static str] {
+        Method::site_inputs(self)
+    }
+
+    fn evidence_given(
+        &self,
+        compiled: &Erased,
+        page: &PageInput<'_>,
+        site: &[SiteVerdict<'_>],
+    ) -> Verdict {
+        match compiled.downcast_ref::<M::Compiled>() {
+            Some(c) => Method::evidence_given(self, c, page, site),
+            None => foreign_compiled(Method::name(self)),
+        }
+    }
+}
+
+fn foreign_compiled(name: &str) -> Verdict {
+    Verdict::Abstain(format!("{name}: compiled model made by another method"))
 }

@@ -9,7 +9,7 @@ extracts: it only lays out pages, runs the binary a user runs, and scores its ou
   python3 crates/lab/scripts/site_eval.py cleanportaleval
   python3 crates/lab/scripts/site_eval.py dragnet --min-site-pages 5   # learn on all pages of
                                           # sites with >= 5, score the test split's pages
-  options: --methods suffix,forest,suffix+forest  --mode profiles|learn  --per-site
+  options: --methods suffix,forest,suffix+forest  --mode profiles|learn  --per-site  --content-model FILE
            --others readability-lxml,trafilatura (names of run_anchors.py; the anchors venv's python)  --json OUT
 
 CHAFF (default target/release/chaff) names the binary; CHAFF_SHARED the shared folder.
@@ -33,8 +33,25 @@ import score  # noqa: E402
 CHAFF = os.environ.get("CHAFF", str(REPO / "target" / "release" / "chaff"))
 
 
-def load(name, min_site_pages):
+def fold_of(site, folds):
+    """The fold (0-based) `chaff-lab train-content --holdout` deals a site to (FNV-1a)."""
+    h = 0x811C9DC5
+    for b in site.encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h % folds
+
+
+def load(name, min_site_pages, train_fold=None):
     """(pages to learn from, pages to score); each page has a site."""
+    if name == "dragnet" and train_fold:
+        k, n = (int(x) for x in train_fold.split("/"))
+        pages = [p for p in datasets.dragnet(None)
+                 if p.site and p.meta.get("split") == "train" and fold_of(p.site, n) == k - 1]
+        by_site = defaultdict(list)
+        for p in pages:
+            by_site[p.site].append(p)
+        learn = [p for s in by_site.values() if len(s) >= min_site_pages for p in s]
+        return learn, [p for p in learn if p.gold is not None]
     if name == "dragnet":
         pages = [p for p in datasets.dragnet(None) if p.site]
     else:
@@ -68,9 +85,11 @@ def run(args):
     return r.stdout.decode("utf-8", "replace")
 
 
-def extract(root, methods, mode, tmp):
+def extract(root, methods, mode, tmp, content_model=None):
     """{page id: text} by chaff; methods None for page-level."""
     common = ["-q", "--format", "text", "--site-from", "folder"]
+    if content_model:
+        common += ["--content-model", str(content_model)]
     if methods is None:
         out = run(["extract", *common, str(root)])
     elif mode == "learn":
@@ -112,8 +131,12 @@ def main():
     ap.add_argument("--per-site", action="store_true")
     ap.add_argument("--others", default="")
     ap.add_argument("--json")
+    ap.add_argument("--content-model", help="passed to chaff extract (default: the built-in model)")
+    ap.add_argument("--train-fold", metavar="K/N",
+                    help="dragnet only: the training split's sites of fold K of N (those "
+                         "`train-content --holdout K/N` leaves out), learned and scored; no test page is read")
     a = ap.parse_args()
-    learn_pages, scored = load(a.dataset, a.min_site_pages)
+    learn_pages, scored = load(a.dataset, a.min_site_pages, a.train_fold)
     gold = {p.id: p.gold for p in scored}
     site_of = {p.id: p.site for p in scored}
     rows = {}
@@ -124,7 +147,7 @@ def main():
             (f"chaff {m}", m.replace("+", ",")) for m in a.methods.split(",") if m
         ]
         for label, methods in runs:
-            texts = extract(root, methods, a.mode, tmp)
+            texts = extract(root, methods, a.mode, tmp, a.content_model)
             rows[label] = {names[f]: t for f, t in texts.items() if f in names}
     if a.others:
         rows.update(others(a.others.split(","), scored))

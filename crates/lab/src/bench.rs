@@ -180,7 +180,7 @@ fn synthetic_pages(budget: u64) -> Vec<Page> {
 fn learn(b: LearnBench) -> anyhow::Result<Status> {
     let registry = b.methods.registry()?;
     let learner =
-        Learner::new(&registry, &b.methods.names_or("suffix"))?.site_from(SiteFrom::Folder);
+        Learner::new(&registry, &b.methods.names_or(&["suffix"]))?.site_from(SiteFrom::Folder);
     let t0 = Instant::now();
     let mut pages = if b.synthetic {
         synthetic_pages(b.budget)

@@ -53,7 +53,8 @@ pub struct TrainContentArgs {
     /// Where to write the model.
     #[arg(short, long, value_name = "FILE")]
     out: PathBuf,
-    /// Leave out fold K of N of wcxb-dev, split by domain (e.g. `2/5`).
+    /// Leave out fold K of N of wcxb-dev, split by domain, and of the Dragnet training
+    /// split's sites (e.g. `2/5`).
     #[arg(long, value_name = "K/N")]
     holdout: Option<String>,
     /// Write the held-out wcxb-dev page ids here, one a line.
@@ -80,6 +81,16 @@ pub struct TrainContentArgs {
     /// One stage only (no context features from first-stage probabilities).
     #[arg(long)]
     no_stack: bool,
+    /// Sets whose multi-page sites are learned and whose pages then also train with their
+    /// site's evidence, comma-separated (empty: none).
+    #[arg(long, value_delimiter = ',', default_value = crate::content_site::SITE_SETS)]
+    site_dataset: Vec<String>,
+    /// The site methods learned for those sites.
+    #[arg(long, value_delimiter = ',', default_value = crate::content_site::SITE_METHODS)]
+    site_methods: Vec<String>,
+    /// Sites with fewer pages (in the training split) are not learned.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    min_site_pages: usize,
 }
 
 /// One labelled page, read.
@@ -132,7 +143,7 @@ fn read_own(path: &Path) -> anyhow::Result<Vec<Source>> {
 }
 
 /// A stable hash of a domain, for dealing domains to folds.
-fn fold_of(domain: &str, folds: u32) -> u32 {
+pub(crate) fn fold_of(domain: &str, folds: u32) -> u32 {
     let mut h: u32 = 0x811c9dc5;
     for b in domain.bytes() {
         h ^= u32::from(b);
@@ -189,9 +200,15 @@ fn read_sets(args: &TrainContentArgs) -> anyhow::Result<Sets> {
             }
             "dragnet-train" => {
                 for page in chaff_eval::dragnet(&root.join("dragnet"), Default::default())? {
-                    if page.split.as_deref() == Some("train") {
-                        pages.push((set.to_owned(), Source::Gold(page)));
+                    if page.split.as_deref() != Some("train") {
+                        continue;
                     }
+                    if let (Some((k, n)), Some(site)) = (holdout, page.site.as_deref())
+                        && fold_of(site, n) == k
+                    {
+                        continue;
+                    }
+                    pages.push((set.to_owned(), Source::Gold(page)));
                 }
             }
             "cleaneval-dev" => {
@@ -230,7 +247,7 @@ fn read_sets(args: &TrainContentArgs) -> anyhow::Result<Sets> {
 
 /// Per text node of a block-labelled page: content unless at least half its scored words are
 /// template (comments count as content, as L3S scores them both ways).
-fn block_labels(
+pub(crate) fn block_labels(
     page: &chaff_eval::BlockPage,
 ) -> Option<(chaff_dom::Document, chaff_dom::TextView, Vec<Option<bool>>)> {
     let p = read_block_page(page).ok()?;
@@ -249,7 +266,7 @@ fn examples_of(source: &Source) -> Option<Examples> {
             let bytes = chaff_eval::read_maybe_gz(&page.html_path).ok()?;
             let doc = chaff_dom::parse(&bytes).ok()?;
             let view = chaff_dom::TextView::new(&doc);
-            let mut ex = page_examples(&doc, &view, None, &Gold::Text(&page.gold_text));
+            let mut ex = page_examples(&doc, &view, None, &Gold::Text(&page.gold_text), None);
             if let Some(shape) = ex.shapes.first_mut() {
                 shape.kind = page
                     .kind
@@ -266,11 +283,18 @@ fn examples_of(source: &Source) -> Option<Examples> {
                 &view,
                 url.as_deref(),
                 &Gold::Text(gold),
+                None,
             ))
         }
         Source::Blocks(page) => {
             let (doc, view, labels) = block_labels(page)?;
-            Some(page_examples(&doc, &view, None, &Gold::Nodes(&labels)))
+            Some(page_examples(
+                &doc,
+                &view,
+                None,
+                &Gold::Nodes(&labels),
+                None,
+            ))
         }
     }
 }
@@ -315,6 +339,39 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
         };
         eprintln!("{line}");
         note.push(line);
+    }
+    let site_sets: Vec<&str> = args
+        .site_dataset
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !site_sets.is_empty() {
+        let root = match &args.data {
+            Some(d) => d.clone(),
+            None => chaff_eval::datasets_dir()
+                .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
+        };
+        let methods: Vec<&str> = args.site_methods.iter().map(String::as_str).collect();
+        let registry = chaff::Registry::builtin()?;
+        let holdout = args.holdout.as_deref().map(parse_holdout).transpose()?;
+        for (name, ex, failures) in crate::content_site::sets_examples(
+            &root,
+            &site_sets,
+            &methods,
+            (args.min_site_pages, holdout),
+            &registry,
+        )? {
+            let line = format!(
+                "{name}: {} pages ({} gold not on the page), {} rows; {failures} site models not learned",
+                ex.pages,
+                ex.skipped,
+                ex.len()
+            );
+            eprintln!("{line}");
+            note.push(line);
+            all.extend(ex);
+        }
     }
     eprintln!(
         "{} rows, {} content",

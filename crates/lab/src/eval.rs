@@ -147,7 +147,7 @@ impl Run {
             Run::SuffixForest => vec!["suffix", "forest"],
             Run::Forest => vec!["forest"],
             Run::Subtree => vec!["subtree"],
-            Run::Methods => args.methods.names_or("suffix"),
+            Run::Methods => args.methods.names_or(&["suffix"]),
             Run::Pagelevel | Run::Full => Vec::new(),
         }
     }

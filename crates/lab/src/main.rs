@@ -17,6 +17,7 @@ macro_rules! outln {
 mod align_sweep;
 mod bench;
 mod content;
+mod content_site;
 mod crawl_bench;
 mod dedup_eval;
 mod eval;

@@ -1,0 +1,231 @@
+//! What the site's methods said of a page, as inputs of the content model.
+//!
+//! A site-level method (suffix expressions, alignment to the site's template, FOREST's
+//! wrapper, SiteLevel's repeated subtrees) learns from a site's pages and then says of each
+//! node of a new page how template-like it is. Each is right about different things; the
+//! content model weighs them, with the page's own features, instead of a fixed rule. Per
+//! unit (text node) and per method, four inputs:
+//!
+//! * `removed`: the share of the unit's text the method removes (1 for a node it labels
+//!   template, the cut bytes' share for a node a string method cut partly, else 0);
+//! * `score`: the method's templateness score of the node;
+//! * `block_removed`: the word-weighted mean of `removed` over the units of the same parent
+//!   element (a method that removes most of a paragraph's pieces says something of the rest);
+//! * `page_removed`: the word-weighted mean of `removed` over the page (a wrapper that keeps
+//!   a tenth of a page, or an expression set that removes everything, is told apart from one
+//!   that removes the usual share).
+//!
+//! Evidence that is absent is missing (NaN), never zero: no profile, a method the profile
+//! lacks, a method that abstained on this page, a node it does not cover. The tree ensemble
+//! sends missing values their own way ([`crate::gbdt`]), so one model serves pages with and
+//! without site knowledge, and a page without any gives exactly the page-level result.
+//!
+//! This module knows the site methods only by the names their evidence is registered under
+//! ([`METHODS`]) and reads nothing but that evidence.
+
+use chaff_core::{Evidence, SiteVerdict};
+use chaff_dom::{Document, TextView};
+
+use crate::units::Units;
+
+/// The site methods whose evidence the model reads, by registered name, in row order.
+pub const METHODS: [&str; 4] = ["suffix", "align", "forest", "subtree"];
+
+/// The inputs per method, in row order.
+const PER_METHOD: [&str; 4] = ["removed", "score", "block_removed", "page_removed"];
+
+/// Inputs per unit.
+pub const COUNT: usize = METHODS.len() * PER_METHOD.len();
+
+/// Input names, in row order (`site_<method>_<input>`).
+pub fn names() -> Vec<String> {
+    METHODS
+        .iter()
+        .flat_map(|m| PER_METHOD.iter().map(move |f| format!("site_{m}_{f}")))
+        .collect()
+}
+
+/// Every unit's site inputs, [`COUNT`] per unit, flat, NaN where evidence is absent.
+pub fn rows(doc: &Document, view: &TextView, units: &Units, site: &[SiteVerdict<'_>]) -> Vec<f32> {
+    let n = units.len();
+    let mut out = vec![f32::NAN; n * COUNT];
+    for (i, name) in METHODS.iter().enumerate() {
+        let Some(e) = site
+            .iter()
+            .find(|v| v.method == *name)
+            .and_then(|v| v.verdict.evidence())
+        else {
+            continue;
+        };
+        let (removed, score) = per_unit(doc, view, units, e);
+        let block = block_means(units, &removed);
+        let page = weighted_mean(units, &removed, |_| true);
+        for k in 0..n {
+            let row = &mut out[k * COUNT + i * PER_METHOD.len()..][..PER_METHOD.len()];
+            row[0] = removed[k];
+            row[1] = score[k];
+            row[2] = block[k];
+            row[3] = page;
+        }
+    }
+    out
+}
+
+/// Per unit: the share of its text `e` removes and its score (NaN where `e` does not cover
+/// the node).
+fn per_unit(doc: &Document, view: &TextView, units: &Units, e: &Evidence) -> (Vec<f32>, Vec<f32>) {
+    let mut seg_len = vec![0u32; doc.len()];
+    for s in view.segments() {
+        if let Some(l) = seg_len.get_mut(s.node.index()) {
+            *l = s.range().len() as u32;
+        }
+    }
+    let mut cut = vec![0u32; doc.len()];
+    for (id, ranges) in e.labels().partials() {
+        if let Some(c) = cut.get_mut(id.index()) {
+            *c = ranges.iter().map(|r| r.end.saturating_sub(r.start)).sum();
+        }
+    }
+    let mut removed = Vec::with_capacity(units.len());
+    let mut score = Vec::with_capacity(units.len());
+    for &id in &units.nodes {
+        match (e.role(id), e.score(id)) {
+            (Some(role), Some(s)) => {
+                let share = if role.is_template() {
+                    1.0
+                } else {
+                    let len = seg_len[id.index()].max(1);
+                    (cut[id.index()] as f32 / len as f32).min(1.0)
+                };
+                removed.push(share);
+                score.push(s);
+            }
+            _ => {
+                removed.push(f32::NAN);
+                score.push(f32::NAN);
+            }
+        }
+    }
+    (removed, score)
+}
+
+/// Word-weighted mean of `values` over the units `keep` selects, ignoring NaN; NaN when none.
+fn weighted_mean(units: &Units, values: &[f32], keep: impl Fn(usize) -> bool) -> f32 {
+    let (mut sum, mut words) = (0.0f64, 0.0f64);
+    for (k, v) in values.iter().enumerate() {
+        if !v.is_nan() && keep(k) {
+            let w = f64::from(units.words[k]);
+            sum += w * f64::from(*v);
+            words += w;
+        }
+    }
+    if words > 0.0 {
+        (sum / words) as f32
+    } else {
+        f32::NAN
+    }
+}
+
+/// Per unit, the word-weighted mean of `values` over the units of its parent element.
+fn block_means(units: &Units, values: &[f32]) -> Vec<f32> {
+    let owners = &units.skeleton.owner;
+    let slots = units.skeleton.parent.len() + 1;
+    let slot = |k: usize| (owners[k] as usize).min(slots - 1);
+    let mut sum = vec![0.0f64; slots];
+    let mut words = vec![0.0f64; slots];
+    for (k, v) in values.iter().enumerate() {
+        if !v.is_nan() {
+            let w = f64::from(units.words[k]);
+            sum[slot(k)] += w * f64::from(*v);
+            words[slot(k)] += w;
+        }
+    }
+    (0..values.len())
+        .map(|k| {
+            let s = slot(k);
+            if words[s] > 0.0 {
+                (sum[s] / words[s]) as f32
+            } else {
+                f32::NAN
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chaff_core::{Labels, Meaning, Role, Verdict};
+
+    fn page(html: &str) -> (Document, TextView, Units) {
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = TextView::new(&doc);
+        let units = Units::compute(&doc, &view, None);
+        (doc, view, units)
+    }
+
+    #[test]
+    fn removed_shares_block_and_page_means_by_hand() {
+        // Units: "one two" (nav, 2 words), "three four five six" and "seven eight" (the
+        // same <p>, 4 and 2 words).
+        let (doc, view, units) =
+            page("<nav>one two</nav><p>three four five six<b>x</b>seven eight</p>");
+        let texts: Vec<_> = units.nodes.clone();
+        assert_eq!(units.words, vec![2, 4, 1, 2]);
+        let mut l = Labels::all_content(doc.len());
+        l.set(texts[0], 0.9, Role::Template);
+        // Cut "three " (6 of 19 bytes) from the second unit.
+        l.set_partial(texts[1], std::iter::once(0..6).collect());
+        let e = Verdict::Evidence(Evidence::new(l, Meaning::Share));
+        let abstain = Verdict::Abstain("no wrapper match".into());
+        let site = [
+            SiteVerdict {
+                method: "suffix",
+                verdict: &e,
+            },
+            SiteVerdict {
+                method: "forest",
+                verdict: &abstain,
+            },
+        ];
+        let r = rows(&doc, &view, &units, &site);
+        let at = |k: usize, m: usize, f: usize| r[k * COUNT + m * 4 + f];
+        assert_eq!(at(0, 0, 0), 1.0);
+        assert!((at(0, 0, 1) - 0.9).abs() < 1e-6);
+        let share = 6.0 / 19.0;
+        assert!((at(1, 0, 0) - share).abs() < 1e-6);
+        // Block of units 1, 2 and 3 (the <b> text is its own block): (4 share + 2 * 0) / 6.
+        assert!((at(3, 0, 2) - 4.0 * share / 6.0).abs() < 1e-6);
+        // Page: (2 * 1 + 4 * share) / 9.
+        assert!((at(2, 0, 3) - (2.0 + 4.0 * share) / 9.0).abs() < 1e-6);
+        // Align was not there, FOREST abstained: missing, not zero.
+        for k in 0..units.len() {
+            for m in 1..4 {
+                for f in 0..4 {
+                    assert!(at(k, m, f).is_nan(), "unit {k} method {m} input {f}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn uncovered_nodes_are_missing() {
+        let (doc, view, units) = page("<nav>one two</nav><main>three four</main>");
+        let mut l = Labels::all_content(doc.len());
+        l.set(units.nodes[0], 1.0, Role::Template);
+        let covered: Vec<bool> = doc.ids().map(|id| id == units.nodes[0]).collect();
+        let e = Verdict::Evidence(Evidence::partial(l, covered, Meaning::Membership));
+        let site = [SiteVerdict {
+            method: "subtree",
+            verdict: &e,
+        }];
+        let r = rows(&doc, &view, &units, &site);
+        let m = 3 * 4;
+        assert_eq!(r[m], 1.0);
+        assert!(r[COUNT + m].is_nan());
+        // The page mean counts the covered unit only.
+        assert_eq!(r[COUNT + m + 3], 1.0);
+        assert_eq!(names().len(), COUNT);
+        assert_eq!(names()[0], "site_suffix_removed");
+    }
+}
