@@ -44,6 +44,24 @@ enum What {
     /// Time the page-level method on one core: parse, classify, smooth and extract each
     /// page, and smoothing alone.
     Pagelevel(crate::pagelevel::PagelevelBench),
+    /// What site learning costs on one core: a site's pages extracted page by page, against
+    /// the same pages learned (the default site methods) and extracted with the profile.
+    Site(SiteBench),
+}
+
+#[derive(Args)]
+struct SiteBench {
+    /// One site's pages (files, folders, globs, WARCs), all treated as one site.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Use the first N pages.
+    #[arg(long, default_value_t = 100)]
+    pages: usize,
+    /// Repeat each pass this many times and keep the best.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    #[command(flatten)]
+    methods: MethodArgs,
 }
 
 #[derive(Args)]
@@ -122,6 +140,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Crawl(b) => crate::crawl_bench::bench(b),
         What::Forest(b) => crate::forest_eval::bench(b),
         What::Pagelevel(b) => crate::pagelevel::bench(b),
+        What::Site(b) => site(b),
     }
 }
 
@@ -215,6 +234,68 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
         "  peak memory {}, threads {}",
         peak_memory(),
         rayon::current_num_threads()
+    )?;
+    Ok(Status::Ok)
+}
+
+/// Site learning's cost on one core, through the calls `chaff extract` and `chaff extract
+/// --learn` make: pages in memory, each pass parsing every page it reads (learning parses
+/// them, extraction parses them again, as `extract --learn` does).
+fn site(b: SiteBench) -> anyhow::Result<Status> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let registry = b.methods.registry()?;
+    let mut pages = read_pages(&b.inputs, u64::MAX)?;
+    pages.truncate(b.pages);
+    for p in &mut pages {
+        p.folder = Some("site".into());
+    }
+    let mb = pages.iter().map(|p| p.bytes.len() as f64).sum::<f64>() / 1e6;
+    let page_level = Extractor::builder()
+        .registry(registry.clone())
+        .site_from(SiteFrom::Folder)
+        .build()?;
+    let extract_all = |ex: &Extractor| -> usize {
+        pages
+            .iter()
+            .map(|p| ex.extract_page(p.clone()).map_or(0, |e| e.text().len()))
+            .sum()
+    };
+    let best = |f: &dyn Fn() -> anyhow::Result<usize>| -> anyhow::Result<f64> {
+        let mut best = f64::INFINITY;
+        for _ in 0..b.rounds.max(1) {
+            let t = Instant::now();
+            std::hint::black_box(f()?);
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        Ok(best)
+    };
+    let methods = b.methods.names_or(chaff::DEFAULT_SITE_METHODS);
+    let learner = Learner::new(&registry, &methods)?.site_from(SiteFrom::Folder);
+    let (alone, learned, summary) = pool.install(|| -> anyhow::Result<(f64, f64, String)> {
+        let alone = best(&|| Ok(extract_all(&page_level)))?;
+        let learned = best(&|| {
+            let l = learner.learn(pages.iter().cloned().map(Ok), &SiteChoice::Single, &|_| {})?;
+            let profile = l.profiles.into_iter().next().context("nothing learned")?;
+            let ex = Extractor::builder()
+                .registry(registry.clone())
+                .site_from(SiteFrom::Folder)
+                .profile_for_every_page(profile)
+                .build()?;
+            Ok(extract_all(&ex))
+        })?;
+        let l = learner.learn(pages.iter().cloned().map(Ok), &SiteChoice::Single, &|_| {})?;
+        let summary = l
+            .profiles
+            .first()
+            .map(crate::profile_summary)
+            .unwrap_or_default();
+        Ok((alone, learned, summary))
+    })?;
+    outln!("site: {} pages, {mb:.1} MB of HTML; {summary}", pages.len())?;
+    outln!(
+        "  one core: page by page {alone:.3} s ({:.2} ms/page); learned and extracted {learned:.3} s; ratio {:.2}",
+        alone * 1e3 / pages.len().max(1) as f64,
+        learned / alone
     )?;
     Ok(Status::Ok)
 }

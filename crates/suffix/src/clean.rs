@@ -18,6 +18,7 @@
 
 use std::ops::Range;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use regex_automata::hybrid::dfa::{Cache, DFA, OverlappingState};
 use regex_automata::nfa::thompson;
@@ -26,8 +27,31 @@ use regex_automata::{Anchored, Input, MatchKind, PatternID};
 /// A compiled set of cleaning expressions.
 pub struct Cleaner {
     engines: Option<(DFA, DFA)>,
-    caches: Mutex<Vec<(Cache, Cache)>>,
+    /// Idle caches (forward, reverse, the bytes they held when pooled), kept so the next
+    /// page does not build the same DFA states again.
+    caches: Mutex<Vec<(Cache, Cache, usize)>>,
     expressions: usize,
+}
+
+/// Bytes held by idle caches of every cleaner in the process ([`POOL_BUDGET`] at most).
+static POOLED: AtomicUsize = AtomicUsize::new(0);
+
+/// The most idle cache memory all cleaners together keep. An extractor holds one compiled
+/// profile per site, each with its own cleaner; without a common bound, every site whose
+/// expressions once filled their caches (up to [`CACHE_BYTES`] per direction) would keep
+/// them: 3.3 GB extracting the Dragnet pages with per-site suffix profiles. Past the
+/// budget a cache is freed after use, and the next page of that site rebuilds its states.
+const POOL_BUDGET: usize = 256 << 20;
+
+impl Drop for Cleaner {
+    fn drop(&mut self) {
+        let pool = match self.caches.get_mut() {
+            Ok(pool) => pool,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let held: usize = pool.iter().map(|c| c.2).sum();
+        POOLED.fetch_sub(held, Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for Cleaner {
@@ -89,12 +113,13 @@ impl Cleaner {
         let Some((fwd, rev)) = &self.engines else {
             return Vec::new();
         };
-        let mut caches = self
-            .caches
-            .lock()
-            .ok()
-            .and_then(|mut pool| pool.pop())
-            .unwrap_or_else(|| (fwd.create_cache(), rev.create_cache()));
+        let mut caches = match self.caches.lock().ok().and_then(|mut pool| pool.pop()) {
+            Some((f, r, held)) => {
+                POOLED.fetch_sub(held, Ordering::Relaxed);
+                (f, r)
+            }
+            None => (fwd.create_cache(), rev.create_cache()),
+        };
         let mut intervals = Vec::new();
         let input = Input::new(text);
         let mut state = OverlappingState::start();
@@ -114,8 +139,19 @@ impl Cleaner {
                 intervals.push(start..end);
             }
         }
-        if let Ok(mut pool) = self.caches.lock() {
-            pool.push(caches);
+        let held = caches.0.memory_usage() + caches.1.memory_usage();
+        let room = POOLED
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |pooled| {
+                (pooled + held <= POOL_BUDGET).then_some(pooled + held)
+            })
+            .is_ok();
+        if room {
+            match self.caches.lock() {
+                Ok(mut pool) => pool.push((caches.0, caches.1, held)),
+                Err(_) => {
+                    POOLED.fetch_sub(held, Ordering::Relaxed);
+                }
+            }
         }
         union(intervals)
     }
