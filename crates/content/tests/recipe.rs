@@ -109,3 +109,71 @@ fn the_builtin_model_loads() {
     let m = ContentModel::builtin().unwrap();
     assert!(!m.gbdt.trees.is_empty());
 }
+
+/// Site inputs of one page: the suffix method removes unit `k` whole when `removed`, every
+/// other unit and method says nothing.
+fn site_rows(units: usize, k: usize, removed: bool) -> Vec<f32> {
+    let mut rows = vec![f32::NAN; units * chaff_content::site::COUNT];
+    for u in 0..units {
+        let r = &mut rows[u * chaff_content::site::COUNT..][..4];
+        let share = if u == k && removed { 1.0 } else { 0.0 };
+        r.copy_from_slice(&[share, share, share, share / units as f32]);
+    }
+    rows
+}
+
+#[test]
+fn site_inputs_teach_what_the_page_alone_cannot_show() {
+    // Every page has the same promotional sentence in the article. On half the pages the
+    // gold keeps it; on the other half it is template, and only there does the site's
+    // suffix evidence remove it: the page's own features cannot tell the halves apart.
+    let promo = "Read more stories like this one in our weekly newsletter for members.";
+    let mut all = Examples::default();
+    for k in 0..16 {
+        let (html, gold) = page(k);
+        let html = html.replace("</article>", &format!("<p>{promo}</p></article>"));
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = TextView::new(&doc);
+        let units = chaff_content::Units::compute(&doc, &view, None);
+        // Not by parity: the second stage's out-of-fold halves are the even and odd pages,
+        // and each must see both kinds.
+        let template = k % 4 < 2;
+        let gold = if template {
+            gold
+        } else {
+            format!("{gold}\n\n{promo}")
+        };
+        let rows = site_rows(units.len(), 6, template);
+        all.extend(page_examples(
+            &doc,
+            &view,
+            None,
+            &Gold::Text(&gold),
+            Some(&rows),
+        ));
+    }
+    let model = fit(&all, &options(), "");
+    assert!(model.reads_site());
+    let (html, _) = page(99);
+    let html = html.replace("</article>", &format!("<p>{promo}</p></article>"));
+    let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+    let view = TextView::new(&doc);
+    let units = chaff_content::Units::compute(&doc, &view, None);
+    let removed = model.predict_with_site(&units, Some(&site_rows(units.len(), 6, true)));
+    let kept = model.predict_with_site(&units, Some(&site_rows(units.len(), 6, false)));
+    assert!(
+        removed[6] < 0.2 && kept[6] > 0.8,
+        "{} {}",
+        removed[6],
+        kept[6]
+    );
+    // The article is content either way.
+    assert!(removed[4] > 0.8 && kept[4] > 0.8);
+    // A model for other site inputs is refused.
+    let mut v: serde_json::Value = serde_json::from_str(&model.to_json()).unwrap();
+    v["site"][0] = serde_json::json!("site_other_removed");
+    let e = ContentModel::from_json(&v.to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("site inputs"), "{e}");
+}
