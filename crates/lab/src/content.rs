@@ -28,7 +28,7 @@ pub const DEFAULT_SETS: &str =
     "wcxb-dev,dragnet-train,cleaneval-dev,l3s-gn1,canola-krdwrd,readability-testpages";
 
 /// Test sets, refused as training data.
-const TEST_SETS: &[&str] = &[
+pub(crate) const TEST_SETS: &[&str] = &[
     "aeb",
     "scrapinghub-aeb",
     "dragnet-test",
@@ -301,8 +301,17 @@ fn examples_of(source: &Source) -> Option<Examples> {
 
 /// Runs `chaff-lab train-content`.
 pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
+    let site_sets: Vec<&str> = args
+        .site_dataset
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if let Some(set) = site_sets.iter().find(|s| TEST_SETS.contains(s)) {
+        bail!("{set} is a test set: the content model is never trained on it");
+    }
     let (pages, held) = read_sets(&args)?;
-    if pages.is_empty() {
+    if pages.is_empty() && site_sets.is_empty() {
         bail!("no training pages");
     }
     let per_page: Vec<(String, Option<Examples>)> = pages
@@ -340,12 +349,6 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
         eprintln!("{line}");
         note.push(line);
     }
-    let site_sets: Vec<&str> = args
-        .site_dataset
-        .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .collect();
     if !site_sets.is_empty() {
         let root = match &args.data {
             Some(d) => d.clone(),
@@ -372,6 +375,9 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
             note.push(line);
             all.extend(ex);
         }
+    }
+    if all.is_empty() {
+        bail!("the training pages gave no rows (no page had text, or no site was learned)");
     }
     eprintln!(
         "{} rows, {} content",

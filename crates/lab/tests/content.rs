@@ -42,6 +42,8 @@ fn own_pages_train_a_model_that_extract_applies() {
             "train-content",
             "--dataset",
             "",
+            "--site-dataset",
+            "",
             "--jsonl",
             jsonl.to_str().expect("utf-8"),
             "--trees",
@@ -101,6 +103,19 @@ fn test_sets_and_broken_models_are_refused() {
         .expect("run");
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("test set"));
+        let o = command(&[
+            "train-content",
+            "--dataset",
+            "",
+            "--site-dataset",
+            set,
+            "-o",
+            out.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("run");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("test set"));
     }
     assert!(!out.exists());
     std::fs::write(&out, "{\"format\":\"chaff-content-model\",\"version\":9}").expect("write");
@@ -118,4 +133,34 @@ fn test_sets_and_broken_models_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("content model"), "{err}");
+}
+
+#[test]
+fn synthetic_sites_train_with_their_site_evidence() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("m.json");
+    let o = command(&[
+        "train-content",
+        "--dataset",
+        "",
+        "--site-dataset",
+        "synthetic",
+        "--trees",
+        "5",
+        "-o",
+        model.to_str().expect("utf-8"),
+    ])
+    .output()
+    .expect("run chaff-lab");
+    let log = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{log}");
+    // 5 seeds of 3 sites of 20 pages, every site learned with all four methods.
+    assert!(
+        log.contains("synthetic with site evidence (15 sites): 300 pages")
+            && log.contains("0 site models not learned"),
+        "{log}"
+    );
+    let json = std::fs::read_to_string(&model).expect("model");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["site"][0], "site_suffix_removed");
 }
