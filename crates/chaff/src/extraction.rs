@@ -223,6 +223,34 @@ impl Extraction {
         }
     }
 
+    /// What each method said, for the record: its name and scope, and either the nodes its
+    /// evidence covers (with the site methods it weighed, for a model that reads them) or
+    /// why it abstained.
+    fn methods_record(&self) -> serde_json::Value {
+        let said: Vec<serde_json::Value> = self
+            .evidence
+            .iter()
+            .map(|v| {
+                let scope = match v.scope {
+                    Scope::Site => "site",
+                    Scope::Page => "page",
+                };
+                let mut m = serde_json::json!({ "method": v.method, "scope": scope });
+                match &v.verdict {
+                    Verdict::Evidence(e) => {
+                        m["covered"] = e.covered_count().into();
+                        if !v.informed_by.is_empty() {
+                            m["informed_by"] = v.informed_by.into();
+                        }
+                    }
+                    Verdict::Abstain(why) => m["abstained"] = why.as_str().into(),
+                }
+                m
+            })
+            .collect();
+        said.into()
+    }
+
     /// The page's JSON Lines record: for [`Format::Json`] the full record with per-node
     /// labels; otherwise provenance, the outcome and the content under `text`.
     pub fn record(&self, format: Format) -> serde_json::Value {
@@ -248,6 +276,7 @@ impl Extraction {
             if let Ok(meta) = serde_json::to_value(self.metadata()) {
                 obj.insert("metadata".into(), meta);
             }
+            obj.insert("methods".into(), self.methods_record());
             let warnings = self.warnings();
             if !warnings.is_empty() {
                 obj.insert("warnings".into(), warnings.into());

@@ -99,6 +99,12 @@ fn each_method_removes_the_template_and_keeps_the_content_of_a_generated_site() 
             .find(|v| v.method == "content")
             .unwrap();
         assert_eq!(content.informed_by, METHODS);
+        // And the record tells the user.
+        let record = out.record(chaff::Format::Text);
+        let said = record["methods"].as_array().unwrap();
+        let content = said.iter().find(|m| m["method"] == "content").unwrap();
+        assert_eq!(content["informed_by"], serde_json::json!(METHODS));
+        assert_eq!(said.len(), 5);
     }
 }
 

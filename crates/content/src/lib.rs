@@ -40,6 +40,28 @@
 //! listings and collections and lose on articles (articles 0.945 at 0.5, 0.942 at 0.4,
 //! 0.939 at 0.3); 0.4 is the middle of that trade, chosen on this training fold.
 //!
+//! # Site evidence
+//!
+//! The same model reads what the site's methods said of each unit ([`site`]), missing on
+//! pages without a profile. Its training rows with site evidence come from sites learned the
+//! way a user's are (each from its own pages, gold unused): the Dragnet training split's
+//! sites with at least 5 training pages, L3S-GN1's sites with 5 or more pages, and synthetic
+//! sites of seeds 101 to 105. Choices were measured on held-out Dragnet training sites only
+//! (`crates/lab/scripts/site_cv.py`: 5 folds of sites; 4-gram F1 over their 414 pages, each
+//! fold's model trained without its sites, the sites learned from their training pages by
+//! `chaff extract --learn`; page-level 0.926 with the final recipe):
+//!
+//! | variant | held-out sites |
+//! |---|---|
+//! | Dragnet and L3S-GN1 sites | fold 1 only: 0.960 (page-level 0.956) |
+//! | plus synthetic sites (kept) | fold 1: 0.966 (page-level 0.951); all folds 0.939, 50 of 59 sites within 0.01 of page-level |
+//! | the suffix method's in-node cuts applied inside every kept unit | 0.936, 48 of 59 |
+//! | those cuts only on a page whose text is one node (kept) | 0.939, 50 of 59 |
+//! | learning suffix+forest, suffix or forest only (the model trained with four) | fold 1: 0.956 / 0.948 / 0.958 against 0.960 |
+//!
+//! Missing inputs are not zeros: the tree ensemble gives them a bin of their own, so a page
+//! with no site evidence is judged exactly as without site inputs.
+//!
 //! What it must not know: data set layouts (the research crate reads them and hands over
 //! pages with gold text or node labels), profiles, file formats, the command line, and of
 //! other methods anything but the names their evidence is registered under ([`site`]).
