@@ -162,6 +162,33 @@ impl Learner {
         self.learn_counted(pages, choice, None, progress)
     }
 
+    /// Learns every site of a stream that has enough pages ([`Learner::min_pages`]), as
+    /// `chaff extract --learn` does: `count_pass` (the same pages) is read first to count
+    /// each site's pages where its key shows without parsing (from URLs or folders), so that
+    /// a site is learned, and its material freed, as soon as its last page of `learn_pass`
+    /// is read; where some page's site needs parsing, every site is learned at the end. An
+    /// input without pages learns nothing.
+    pub fn learn_sites(
+        &self,
+        count_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        learn_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Learned, Error> {
+        let from = self.load.site_from;
+        let mut counts: Option<HashMap<String, usize>> = Some(HashMap::new());
+        for page in count_pass.flatten() {
+            match (crate::site_without_parsing(&page, from), counts.as_mut()) {
+                (Some(site), Some(c)) => *c.entry(site.as_str().to_string()).or_default() += 1,
+                (None, _) => counts = None,
+                (_, None) => {}
+            }
+        }
+        match self.learn_counted(learn_pass, &SiteChoice::PerSite, counts.as_ref(), progress) {
+            Err(Error::NoPages) => Ok(Learned::default()),
+            other => other,
+        }
+    }
+
     /// As [`Learner::learn`], with each site's page count known in advance (per-site
     /// learning then learns a site as soon as its last page is read).
     pub fn learn_counted(

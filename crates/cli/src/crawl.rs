@@ -173,7 +173,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         }
     };
     let seeds = fixed.into_iter().chain(from_file);
-    let summary = crawl_with_progress(config, seeds, args.quiet, None)?;
+    let summary = crawl_with_progress(config, seeds, args.quiet, Arc::default())?;
     print_summary(&summary, &args.out);
     Ok(if summary.errors > 0 {
         Status::Partial
@@ -183,14 +183,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
 }
 
 /// Runs a crawl with a progress bar (pages, bytes, errors, queue) on stderr, hidden when
-/// stderr is not a terminal. `sample_rss` collects (pages, resident KiB) every 0.2 s.
+/// stderr is not a terminal; `stats` are the live counters (others may watch them too).
 pub fn crawl_with_progress(
     config: CrawlConfig,
     seeds: impl Iterator<Item = Seed> + Send + 'static,
     quiet: bool,
-    sample_rss: Option<&mut Vec<(u64, u64)>>,
+    stats: Arc<Stats>,
 ) -> anyhow::Result<Summary> {
-    let stats = Arc::new(Stats::default());
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -204,9 +203,7 @@ pub fn crawl_with_progress(
         let stats = Arc::clone(&stats);
         let done = Arc::clone(&done);
         let bar = bar.clone();
-        let sampling = sample_rss.is_some();
         std::thread::spawn(move || {
-            let mut samples = Vec::new();
             while !done.load(Ordering::Relaxed) {
                 let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
                 bar.set_message(format!(
@@ -219,21 +216,14 @@ pub fn crawl_with_progress(
                     get(&stats.in_flight)
                 ));
                 bar.tick();
-                if sampling && let Some(kib) = proc_status_kib("VmRSS:") {
-                    samples.push((get(&stats.stored), kib));
-                }
                 std::thread::sleep(Duration::from_millis(200));
             }
-            samples
         })
     };
     let result = chaff_crawl::crawl(config, seeds, Arc::clone(&stats));
     done.store(true, Ordering::Relaxed);
-    let samples = watcher.join().unwrap_or_default();
+    let _ = watcher.join();
     bar.finish_and_clear();
-    if let Some(out) = sample_rss {
-        *out = samples;
-    }
     Ok(result?)
 }
 
@@ -275,11 +265,4 @@ fn human_bytes(n: u64) -> String {
         n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
         n => format!("{n} B"),
     }
-}
-
-/// A `/proc/self/status` field in KiB (Linux), e.g. `VmRSS:` or `VmHWM:`.
-pub fn proc_status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }

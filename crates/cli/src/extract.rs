@@ -2,13 +2,12 @@
 //! there are any (`--profiles`, `--profile`, or learned on the fly with `--learn`), page by
 //! page otherwise.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use chaff::corpus::{CorpusError, JsonlWriter, OutputNames, Page, WriteOutcome, atomic_write};
-use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteChoice, SiteFrom};
+use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteFrom};
 use clap::Args;
 use rayon::prelude::*;
 
@@ -110,7 +109,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         dir: args.output.as_deref(),
     };
     let sink = Sink {
-        dedup: args.dedup.then(|| Dedup::new(Default::default())),
+        dedup: args
+            .dedup
+            .then(|| chaff_dedup::Seen::new(Default::default())),
         ..Sink::default()
     };
     let pages = again()?.chain(kept_errors);
@@ -119,38 +120,21 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
 
 type PageItem = Result<Page, CorpusError>;
 
-/// Learns every site of the input with enough pages: a first pass counts pages per site
-/// where that needs no parsing, so that each site is learned (and its material freed) as
-/// soon as its last page is read.
+/// Learns every site of the input with enough pages ([`Learner::learn_sites`]).
 fn learn_sites(
     learner: &Learner,
     count_pass: impl Iterator<Item = PageItem>,
     learn_pass: impl Iterator<Item = PageItem>,
     input: &InputArgs,
 ) -> anyhow::Result<ProfileStore> {
-    let from = learner.load_options().site_from;
-    let mut counts: Option<HashMap<String, usize>> = Some(HashMap::new());
-    for page in count_pass.flatten() {
-        match (chaff::site_without_parsing(&page, from), counts.as_mut()) {
-            (Some(site), Some(c)) => *c.entry(site.as_str().to_string()).or_default() += 1,
-            (None, _) => counts = None,
-            (_, None) => {}
-        }
-    }
     let progress = Progress::new(input.quiet, "learning");
-    let learned = learner.learn_counted(learn_pass, &SiteChoice::PerSite, counts.as_ref(), &|b| {
-        progress.page(b)
-    });
+    let learned = learner.learn_sites(count_pass, learn_pass, &|b| progress.page(b));
     progress.finish();
-    let mut store = ProfileStore::new();
-    let learned = match learned {
-        Ok(l) => l,
-        Err(chaff::Error::NoPages) => return Ok(store),
-        Err(e) => return Err(e.into()),
-    };
+    let learned = learned?;
     for w in &learned.warnings {
         common::warn(w);
     }
+    let mut store = ProfileStore::new();
     for profile in learned.profiles {
         eprintln!("chaff: learned {}", crate::learn::summary(&profile));
         store.insert(profile);
@@ -228,32 +212,7 @@ struct Sink {
     seen: usize,
     jsonl: Option<JsonlWriter<std::io::StdoutLock<'static>>>,
     single: Option<String>,
-    dedup: Option<Dedup>,
-}
-
-/// Near-duplicates within a run: the index of extracted texts and the source of each.
-struct Dedup {
-    index: chaff_dedup::Index,
-    config: chaff_dedup::Config,
-    sources: Vec<String>,
-}
-
-impl Dedup {
-    fn new(config: chaff_dedup::Config) -> Dedup {
-        Dedup {
-            index: chaff_dedup::Index::new(config),
-            config,
-            sources: Vec::new(),
-        }
-    }
-
-    /// The source of the earlier page this text nearly repeats, if any.
-    fn duplicate_of(&mut self, source: &str, text: &str) -> Option<String> {
-        let sig = chaff_dedup::Signature::of(text, &self.config)?;
-        let (_, kept) = self.index.insert(sig);
-        self.sources.push(source.to_string());
-        kept.and_then(|k| self.sources.get(k as usize).cloned())
-    }
+    dedup: Option<chaff_dedup::Seen<String>>,
 }
 
 impl Sink {
@@ -268,7 +227,7 @@ impl Sink {
         let duplicate_of = self
             .dedup
             .as_mut()
-            .and_then(|d| d.duplicate_of(extraction.source(), extraction.text()));
+            .and_then(|d| d.duplicate_of(extraction.source().to_string(), extraction.text()));
         if let Some(kept) = duplicate_of {
             if out.dir.is_some() {
                 return Ok(WriteOutcome::Written);

@@ -2,7 +2,7 @@
 //! the research harness: each turns what the user typed into the library's configuration
 //! (a method registered with its options, an output format), checking values on the way.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use std::sync::Arc;
 
@@ -76,7 +76,7 @@ impl ModelArgs {
     /// The model: the file given, or the built-in one.
     pub fn load(&self) -> anyhow::Result<PageModel> {
         match &self.model {
-            Some(path) => read_model(path, PageModel::from_json),
+            Some(path) => Ok(PageModel::load(path)?),
             None => Ok(PageModel::builtin()?.clone()),
         }
     }
@@ -530,33 +530,16 @@ impl PageMethodArgs {
     /// The content model: the file given, or the built-in one.
     pub fn load_content_model(&self) -> anyhow::Result<ContentModel> {
         match &self.content_model {
-            Some(path) => read_model(path, ContentModel::from_json),
+            Some(path) => Ok(ContentModel::load(path)?),
             None => Ok(ContentModel::builtin()?.clone()),
         }
     }
 }
 
-/// Reads a model file and parses it, naming the file in either error.
-fn read_model<T, E>(path: &Path, parse: impl FnOnce(&str) -> Result<T, E>) -> anyhow::Result<T>
-where
-    E: std::error::Error + Send + Sync + 'static,
-{
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse(&text).with_context(|| format!("in {}", path.display()))
-}
-
 /// The menu detector's parameters from a file written by `train-menu`, or the defaults.
 pub fn load_menu_params(path: Option<&PathBuf>) -> anyhow::Result<MenuParams> {
-    let Some(path) = path else {
-        return Ok(MenuParams::default());
-    };
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let params = MenuParams::from_json(&text)
-        .with_context(|| format!("{}: not menu parameters", path.display()))?;
-    params
-        .validate()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(params)
+    Ok(path
+        .map(|p| MenuParams::load(p))
+        .transpose()?
+        .unwrap_or_default())
 }

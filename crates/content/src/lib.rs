@@ -86,4 +86,12 @@ pub enum Error {
     /// The model is not a usable content model.
     #[error("content model: {0}")]
     Model(String),
+    /// A model file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
 }

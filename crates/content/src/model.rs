@@ -64,6 +64,18 @@ pub struct ContentModel {
 const BUILTIN_JSON: &str = include_str!("../model/content.json");
 
 impl ContentModel {
+    /// Reads and checks a model file.
+    pub fn load(path: &std::path::Path) -> Result<ContentModel, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        ContentModel::from_json(&text).map_err(|e| match e {
+            Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
+            other => other,
+        })
+    }
+
     /// Reads and checks a model.
     pub fn from_json(text: &str) -> Result<ContentModel, Error> {
         let model: ContentModel =

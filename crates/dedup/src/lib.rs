@@ -163,5 +163,34 @@ impl Index {
     }
 }
 
+/// Near-duplicates in a stream of texts, each named by a key (a page's source): for every
+/// text, the key of the first earlier text it nearly repeats.
+#[derive(Debug)]
+pub struct Seen<K> {
+    index: Index,
+    config: Config,
+    keys: Vec<K>,
+}
+
+impl<K: Clone> Seen<K> {
+    /// Nothing seen yet.
+    pub fn new(config: Config) -> Seen<K> {
+        Seen {
+            index: Index::new(config),
+            config,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Records `text` under `key`; returns the key of the earlier text it nearly repeats
+    /// (the first of its cluster), if any. A text too short for a signature repeats nothing.
+    pub fn duplicate_of(&mut self, key: K, text: &str) -> Option<K> {
+        let sig = Signature::of(text, &self.config)?;
+        let (_, kept) = self.index.insert(sig);
+        self.keys.push(key);
+        kept.and_then(|k| self.keys.get(k as usize).cloned())
+    }
+}
+
 #[cfg(test)]
 mod tests;

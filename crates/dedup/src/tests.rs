@@ -99,3 +99,14 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn seen_names_the_first_text_of_each_cluster() {
+    let a = "The council voted on Monday to close the old bridge for repairs after engineers found cracks in two of its arches last spring.";
+    let b = "A recipe for bread: flour, water, salt and yeast, kneaded for ten minutes and left to rise overnight in a cool kitchen corner.";
+    let mut seen = Seen::new(Config::default());
+    assert_eq!(seen.duplicate_of("p1", a), None);
+    assert_eq!(seen.duplicate_of("p2", b), None);
+    assert_eq!(seen.duplicate_of("p3", a), Some("p1"));
+    assert_eq!(seen.duplicate_of("p4", "too short"), None);
+}

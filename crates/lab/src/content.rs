@@ -91,6 +91,9 @@ pub struct TrainContentArgs {
     /// Sites with fewer pages (in the training split) are not learned.
     #[arg(long, default_value_t = 5, value_name = "N")]
     min_site_pages: usize,
+    /// Weight of a page trained with its site's evidence, against 1 for the others.
+    #[arg(long, default_value_t = 1.0, value_name = "W")]
+    site_weight: f32,
 }
 
 /// One labelled page, read.
@@ -373,6 +376,8 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
             );
             eprintln!("{line}");
             note.push(line);
+            let mut ex = ex;
+            ex.weights.iter_mut().for_each(|w| *w *= args.site_weight);
             all.extend(ex);
         }
     }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chaff_cli::common::Status;
-use chaff_cli::crawl::{crawl_with_progress, proc_status_kib};
+use chaff_cli::crawl::crawl_with_progress;
 use chaff_crawl::testsite::{TestServer, synthetic_site};
 use chaff_crawl::{CrawlConfig, Seed};
 use clap::Args;
@@ -43,9 +43,27 @@ pub fn bench(args: CrawlBench) -> anyhow::Result<Status> {
         ..CrawlConfig::default()
     };
     let seeds = vec![Seed::Page(format!("{}/", server.base()))];
-    let mut samples = Vec::new();
+    let stats = std::sync::Arc::new(chaff_crawl::Stats::default());
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // (pages crawled, resident KiB) every 0.2 s while the crawl runs.
+    let sampler = {
+        let (stats, done) = (std::sync::Arc::clone(&stats), std::sync::Arc::clone(&done));
+        std::thread::spawn(move || {
+            let mut samples = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(kib) = proc_status_kib("VmRSS:") {
+                    samples.push((stats.stored.load(std::sync::atomic::Ordering::Relaxed), kib));
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            samples
+        })
+    };
     let start = Instant::now();
-    let summary = crawl_with_progress(config, seeds.into_iter(), false, Some(&mut samples))?;
+    let summary = crawl_with_progress(config, seeds.into_iter(), false, stats);
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let samples = sampler.join().unwrap_or_default();
+    let summary = summary?;
     let secs = start.elapsed().as_secs_f64();
     drop(server);
     outln!(
@@ -85,4 +103,11 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("chaff-bench-crawl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(dir)
+}
+
+/// A `/proc/self/status` field in KiB (Linux), e.g. `VmRSS:` or `VmHWM:`.
+pub fn proc_status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

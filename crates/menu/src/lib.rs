@@ -372,6 +372,23 @@ impl MenuParams {
         serde_json::from_str(text)
     }
 
+    /// Reads and checks a parameters file (as `train-menu` writes it).
+    pub fn load(path: &std::path::Path) -> Result<MenuParams, MenuError> {
+        let name = || path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| MenuError::Io {
+            path: name(),
+            source,
+        })?;
+        let params = MenuParams::from_json(&text).map_err(|source| MenuError::Json {
+            path: name(),
+            source,
+        })?;
+        params
+            .validate()
+            .map_err(|e| MenuError::Invalid(format!("{}: {e}", name())))?;
+        Ok(params)
+    }
+
     /// The parameters as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()

@@ -76,4 +76,12 @@ pub enum Error {
     /// The model file is not a usable page-level model.
     #[error("page-level model: {0}")]
     Model(String),
+    /// A model file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
 }

@@ -67,6 +67,18 @@ pub struct TrainedOn {
 const DEFAULT_MODEL_JSON: &str = include_str!("../model/default.json");
 
 impl PageModel {
+    /// Reads and checks a model file.
+    pub fn load(path: &std::path::Path) -> Result<PageModel, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        PageModel::from_json(&text).map_err(|e| match e {
+            Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
+            other => other,
+        })
+    }
+
     /// Reads and checks a model from JSON.
     pub fn from_json(text: &str) -> Result<PageModel, Error> {
         let head: serde_json::Value =
