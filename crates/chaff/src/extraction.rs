@@ -1,7 +1,7 @@
 //! What extraction returns for a page: its content in every format, the labels, each
 //! method's evidence, a confidence, and whether the page has main content at all.
 
-use chaff_core::{Labels, Scope, Verdict};
+use chaff_core::{Labels, Scope, SiteVerdict, Verdict};
 use chaff_dom::{Document, TextView};
 use chaff_extract::{Format, PageMeta};
 
@@ -221,6 +221,19 @@ impl Extraction {
             url: self.url.as_deref(),
             site: Some(&self.site),
         }
+    }
+
+    /// The site methods' verdicts, as a model that weighs them receives them
+    /// ([`chaff_core::Method::evidence_given`]).
+    pub fn site_verdicts(&self) -> Vec<SiteVerdict<'_>> {
+        self.evidence
+            .iter()
+            .filter(|v| v.scope == Scope::Site)
+            .map(|v| SiteVerdict {
+                method: &v.method,
+                verdict: &v.verdict,
+            })
+            .collect()
     }
 
     /// What each method said, for the record: its name and scope, and either the nodes its

@@ -5,7 +5,6 @@
 use chaff::corpus::{Media, Page};
 use chaff::{Extraction, Extractor, Learner, Profile, Registry, SiteChoice};
 use chaff_content::site;
-use chaff_core::{Scope, SiteVerdict};
 use chaff_synth::{Label, SynthSite};
 
 const METHODS: [&str; 4] = ["suffix", "align", "forest", "subtree"];
@@ -36,15 +35,7 @@ fn learn(site: &SynthSite) -> Profile {
 }
 
 fn site_rows(out: &Extraction) -> (chaff_content::Units, Vec<f32>) {
-    let said: Vec<SiteVerdict<'_>> = out
-        .evidence()
-        .iter()
-        .filter(|v| v.scope == Scope::Site)
-        .map(|v| SiteVerdict {
-            method: &v.method,
-            verdict: &v.verdict,
-        })
-        .collect();
+    let said = out.site_verdicts();
     let units = chaff_content::Units::compute(out.document(), out.view(), out.url());
     let rows = site::rows(out.document(), out.view(), &units, &said);
     (units, rows)

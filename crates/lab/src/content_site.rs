@@ -18,7 +18,6 @@ use anyhow::bail;
 use chaff::{Extractor, Learner, LoadOptions, LoadedPage, Profile, Registry, SiteFrom};
 use chaff_content::site;
 use chaff_content::train::{Examples, Gold, page_examples};
-use chaff_core::{Scope, SiteVerdict};
 use chaff_corpus::{Media, Page};
 use rayon::prelude::*;
 
@@ -128,19 +127,8 @@ fn read(source: &SiteSource, folder: &str) -> Option<Read> {
         }
         SiteSource::Blocks(b) => {
             let (doc, view, labels) = block_labels(b)?;
-            let page = LoadedPage {
-                source: b.html_path.display().to_string(),
-                url: None,
-                site: chaff_corpus::site_key(None, None, Some(std::path::Path::new(folder))),
-                media: Media::Html,
-                doc,
-                view,
-                text: None,
-            };
-            Some(Read {
-                page,
-                gold: ReadGold::Nodes(labels),
-            })
+            let source = b.html_path.display().to_string();
+            Some(node_labelled(source, folder, doc, view, labels))
         }
         SiteSource::Synth(p) => {
             let doc = p.parse().ok()?;
@@ -154,20 +142,31 @@ fn read(source: &SiteSource, folder: &str) -> Option<Read> {
                     chaff_synth::Label::Structure => None,
                 })
                 .collect();
-            let page = LoadedPage {
-                source: p.file.clone(),
-                url: None,
-                site: chaff_corpus::site_key(None, None, Some(std::path::Path::new(folder))),
-                media: Media::Html,
-                doc,
-                view,
-                text: None,
-            };
-            Some(Read {
-                page,
-                gold: ReadGold::Nodes(labels),
-            })
+            Some(node_labelled(p.file.clone(), folder, doc, view, labels))
         }
+    }
+}
+
+/// A page parsed by its set's reader (node ids matching its labels) in the site's folder.
+fn node_labelled(
+    source: String,
+    folder: &str,
+    doc: chaff_dom::Document,
+    view: chaff_dom::TextView,
+    labels: Vec<Option<bool>>,
+) -> Read {
+    let page = LoadedPage {
+        source,
+        url: None,
+        site: chaff_corpus::site_key(None, None, Some(std::path::Path::new(folder))),
+        media: Media::Html,
+        doc,
+        view,
+        text: None,
+    };
+    Read {
+        page,
+        gold: ReadGold::Nodes(labels),
     }
 }
 
@@ -215,15 +214,7 @@ pub(crate) fn site_examples(
     let mut all = Examples::default();
     for (page, gold) in pages.into_iter().zip(&golds) {
         let extraction = ex.extract_loaded(page);
-        let said: Vec<SiteVerdict<'_>> = extraction
-            .evidence()
-            .iter()
-            .filter(|v| v.scope == Scope::Site)
-            .map(|v| SiteVerdict {
-                method: &v.method,
-                verdict: &v.verdict,
-            })
-            .collect();
+        let said = extraction.site_verdicts();
         let (doc, view) = (extraction.document(), extraction.view());
         let units = chaff_content::Units::compute(doc, view, None);
         let rows = site::rows(doc, view, &units, &said);
