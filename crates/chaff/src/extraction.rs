@@ -74,6 +74,18 @@ impl MethodVerdict {
     }
 }
 
+/// The site methods' verdicts among `verdicts`, as a model that weighs them receives them.
+pub(crate) fn site_verdicts(verdicts: &[MethodVerdict]) -> Vec<SiteVerdict<'_>> {
+    verdicts
+        .iter()
+        .filter(|v| v.scope == Scope::Site)
+        .map(|v| SiteVerdict {
+            method: &v.method,
+            verdict: &v.verdict,
+        })
+        .collect()
+}
+
 /// A page after extraction.
 #[derive(Clone, Debug)]
 pub struct Extraction {
@@ -226,14 +238,7 @@ impl Extraction {
     /// The site methods' verdicts, as a model that weighs them receives them
     /// ([`chaff_core::Method::evidence_given`]).
     pub fn site_verdicts(&self) -> Vec<SiteVerdict<'_>> {
-        self.evidence
-            .iter()
-            .filter(|v| v.scope == Scope::Site)
-            .map(|v| SiteVerdict {
-                method: &v.method,
-                verdict: &v.verdict,
-            })
-            .collect()
+        site_verdicts(&self.evidence)
     }
 
     /// What each method said, for the record: its name and scope, and either the nodes its

@@ -9,11 +9,11 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use chaff_core::{DynMethod, Erased, Scope, SiteVerdict, Verdict};
+use chaff_core::{DynMethod, Erased, Scope, Verdict};
 use chaff_corpus::{Media, Page};
 use chaff_dom::ParseOptions;
 
-use crate::extraction::{Extraction, MethodVerdict, NoContent};
+use crate::extraction::{Extraction, MethodVerdict, NoContent, site_verdicts};
 use crate::fuse::{Fuser, UnionFuser, Vote};
 use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_bytes};
 use crate::store::{CompiledProfile, ProfileStore};
@@ -268,13 +268,7 @@ impl Extractor {
                 .iter()
                 .any(|v| v.verdict.evidence().is_some() && names.contains(&v.method.as_str()))
         };
-        let said: Vec<SiteVerdict<'_>> = verdicts
-            .iter()
-            .map(|v| SiteVerdict {
-                method: &v.method,
-                verdict: &v.verdict,
-            })
-            .collect();
+        let said = site_verdicts(&verdicts);
         let mut page_verdicts = Vec::with_capacity(inner.page_methods.len());
         for (m, compiled) in &inner.page_methods {
             let inputs = m.site_inputs();
@@ -292,7 +286,6 @@ impl Extractor {
             }
             page_verdicts.push(v);
         }
-        drop(said);
         verdicts.extend(page_verdicts);
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);

@@ -76,12 +76,10 @@ impl Fuser for UnionFuser {
             .filter(|v| v.verdict.evidence().is_some())
             .collect();
         let weighed = |method: &str| informed.iter().any(|v| v.informed_by.contains(&method));
-        let site: Vec<&Evidence> = votes
+        let site_evidence = votes
             .iter()
-            .filter(|v| v.scope == Scope::Site)
-            .filter_map(|v| v.verdict.evidence())
-            .collect();
-        if site.is_empty() {
+            .any(|v| v.scope == Scope::Site && v.verdict.evidence().is_some());
+        if !site_evidence {
             for e in evidence(Scope::Page, false) {
                 union_covered(&mut labels, e);
             }
@@ -288,6 +286,20 @@ mod tests {
         assert!(fused.labels.is_removed(doc.find_tag("main").unwrap()));
     }
 
+    fn vote<'a>(
+        method: &'a str,
+        scope: Scope,
+        verdict: &'a Verdict,
+        informed_by: &'a [&'static str],
+    ) -> Vote<'a> {
+        Vote {
+            method,
+            scope,
+            verdict,
+            informed_by,
+        }
+    }
+
     #[test]
     fn an_informed_model_decides_for_the_methods_it_weighed_and_the_others_still_remove() {
         let (doc, view) = page("<nav>Home News</nav><main>Story text here</main><aside>Ad</aside>");
@@ -304,24 +316,9 @@ mod tests {
         m.set(text("aside"), 0.2, Role::Content);
         let model = Verdict::Evidence(Evidence::new(m, Meaning::Probability));
         let votes = [
-            Vote {
-                method: "suffix",
-                scope: Scope::Site,
-                verdict: &suffix,
-                informed_by: &[],
-            },
-            Vote {
-                method: "custom",
-                scope: Scope::Site,
-                verdict: &other,
-                informed_by: &[],
-            },
-            Vote {
-                method: "content",
-                scope: Scope::Page,
-                verdict: &model,
-                informed_by: &["suffix"],
-            },
+            vote("suffix", Scope::Site, &suffix, &[]),
+            vote("custom", Scope::Site, &other, &[]),
+            vote("content", Scope::Page, &model, &["suffix"]),
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
         assert!(!fused.labels.is_removed(text("nav")), "the model decides");
@@ -347,18 +344,8 @@ mod tests {
             Meaning::Probability,
         ));
         let votes = [
-            Vote {
-                method: "suffix",
-                scope: Scope::Site,
-                verdict: &suffix,
-                informed_by: &[],
-            },
-            Vote {
-                method: "content",
-                scope: Scope::Page,
-                verdict: &model,
-                informed_by: &["suffix"],
-            },
+            vote("suffix", Scope::Site, &suffix, &[]),
+            vote("content", Scope::Page, &model, &["suffix"]),
         ];
         let fused = UnionFuser.fuse(&input(&doc, &view), &votes);
         assert_eq!(fused.labels.partial(node), Some(&[0..16, 34..44][..]));

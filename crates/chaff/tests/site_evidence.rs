@@ -144,6 +144,13 @@ fn a_page_without_site_evidence_gets_the_page_level_result_exactly() {
         model.predict(&units),
         model.predict_with_site(&units, Some(&nan))
     );
+    // Missing is not zero: inputs saying "every method keeps everything" move the
+    // probabilities, missing ones do not.
+    let zero = vec![0.0; units.len() * site::COUNT];
+    assert_ne!(
+        model.predict(&units),
+        model.predict_with_site(&units, Some(&zero))
+    );
 }
 
 #[test]

@@ -49,6 +49,12 @@ pub fn names() -> Vec<String> {
 pub fn rows(doc: &Document, view: &TextView, units: &Units, site: &[SiteVerdict<'_>]) -> Vec<f32> {
     let n = units.len();
     let mut out = vec![f32::NAN; n * COUNT];
+    let mut seg_len = vec![0u32; doc.len()];
+    for s in view.segments() {
+        if let Some(l) = seg_len.get_mut(s.node.index()) {
+            *l = s.range().len() as u32;
+        }
+    }
     for (i, name) in METHODS.iter().enumerate() {
         let Some(e) = site
             .iter()
@@ -57,9 +63,9 @@ pub fn rows(doc: &Document, view: &TextView, units: &Units, site: &[SiteVerdict<
         else {
             continue;
         };
-        let (removed, score) = per_unit(doc, view, units, e);
+        let (removed, score) = per_unit(&seg_len, units, e);
         let block = block_means(units, &removed);
-        let page = weighted_mean(units, &removed, |_| true);
+        let page = weighted_mean(units, &removed);
         for k in 0..n {
             let row = &mut out[k * COUNT + i * PER_METHOD.len()..][..PER_METHOD.len()];
             row[0] = removed[k];
@@ -72,20 +78,13 @@ pub fn rows(doc: &Document, view: &TextView, units: &Units, site: &[SiteVerdict<
 }
 
 /// Per unit: the share of its text `e` removes and its score (NaN where `e` does not cover
-/// the node).
-fn per_unit(doc: &Document, view: &TextView, units: &Units, e: &Evidence) -> (Vec<f32>, Vec<f32>) {
-    let mut seg_len = vec![0u32; doc.len()];
-    for s in view.segments() {
-        if let Some(l) = seg_len.get_mut(s.node.index()) {
-            *l = s.range().len() as u32;
-        }
-    }
-    let mut cut = vec![0u32; doc.len()];
-    for (id, ranges) in e.labels().partials() {
-        if let Some(c) = cut.get_mut(id.index()) {
-            *c = ranges.iter().map(|r| r.end.saturating_sub(r.start)).sum();
-        }
-    }
+/// the node); `seg_len` is each node's visible text length in bytes.
+fn per_unit(seg_len: &[u32], units: &Units, e: &Evidence) -> (Vec<f32>, Vec<f32>) {
+    let cut = |id: chaff_dom::NodeId| -> u32 {
+        e.labels().partial(id).map_or(0, |ranges| {
+            ranges.iter().map(|r| r.end.saturating_sub(r.start)).sum()
+        })
+    };
     let mut removed = Vec::with_capacity(units.len());
     let mut score = Vec::with_capacity(units.len());
     for &id in &units.nodes {
@@ -94,8 +93,8 @@ fn per_unit(doc: &Document, view: &TextView, units: &Units, e: &Evidence) -> (Ve
                 let share = if role.is_template() {
                     1.0
                 } else {
-                    let len = seg_len[id.index()].max(1);
-                    (cut[id.index()] as f32 / len as f32).min(1.0)
+                    let len = seg_len.get(id.index()).copied().unwrap_or(0).max(1);
+                    (cut(id) as f32 / len as f32).min(1.0)
                 };
                 removed.push(share);
                 score.push(s);
@@ -109,11 +108,11 @@ fn per_unit(doc: &Document, view: &TextView, units: &Units, e: &Evidence) -> (Ve
     (removed, score)
 }
 
-/// Word-weighted mean of `values` over the units `keep` selects, ignoring NaN; NaN when none.
-fn weighted_mean(units: &Units, values: &[f32], keep: impl Fn(usize) -> bool) -> f32 {
+/// Word-weighted mean of `values` over the units, ignoring NaN; NaN when none.
+fn weighted_mean(units: &Units, values: &[f32]) -> f32 {
     let (mut sum, mut words) = (0.0f64, 0.0f64);
     for (k, v) in values.iter().enumerate() {
-        if !v.is_nan() && keep(k) {
+        if !v.is_nan() {
             let w = f64::from(units.words[k]);
             sum += w * f64::from(*v);
             words += w;

@@ -8,6 +8,7 @@
 //! than [`MIN_GOLD_COVERAGE`] of its words align: the gold was written for another version
 //! of the page) are left out and counted.
 
+use chaff_core::SiteVerdict;
 use chaff_dom::{Document, TextView};
 use chaff_pagelevel::features;
 
@@ -142,16 +143,18 @@ impl Examples {
     }
 }
 
-/// The rows of one labelled page; `site_rows` are its units' site inputs
-/// ([`site::rows`]) when the page was extracted with its site's evidence, `None` otherwise.
+/// The rows of one labelled page; `site` is what its site's methods said of it when the
+/// page was extracted with its site's profile (empty otherwise: the site inputs are then
+/// missing).
 pub fn page_examples(
     doc: &Document,
     view: &TextView,
     url: Option<&str>,
     gold: &Gold<'_>,
-    site_rows: Option<&[f32]>,
+    site: &[SiteVerdict<'_>],
 ) -> Examples {
     let units = Units::compute(doc, view, url);
+    let site_rows = (!site.is_empty()).then(|| site::rows(doc, view, &units, site));
     let mut ex = Examples::default();
     let labels: Vec<bool> = match gold {
         Gold::Text(text) => {
@@ -189,7 +192,10 @@ pub fn page_examples(
     for k in 0..units.len() {
         units.row_into(k, &mut row);
         ex.rows.extend_from_slice(&row);
-        match site_rows.and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT)) {
+        match site_rows
+            .as_deref()
+            .and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT))
+        {
             Some(s) => ex.rows.extend_from_slice(s),
             None => ex.rows.extend(std::iter::repeat_n(f32::NAN, site::COUNT)),
         }

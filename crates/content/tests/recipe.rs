@@ -5,6 +5,7 @@
 use chaff_content::ContentModel;
 use chaff_content::gbdt::GbdtParams;
 use chaff_content::train::{Examples, Gold, TrainOptions, fit, page_examples};
+use chaff_core::{Evidence, Labels, Meaning, Role, SiteVerdict, Verdict};
 use chaff_dom::TextView;
 
 fn page(k: usize) -> (String, String) {
@@ -31,7 +32,7 @@ fn examples() -> Examples {
         let (html, gold) = page(k);
         let doc = chaff_dom::parse(html.as_bytes()).unwrap();
         let view = TextView::new(&doc);
-        all.extend(page_examples(&doc, &view, None, &Gold::Text(&gold), None));
+        all.extend(page_examples(&doc, &view, None, &Gold::Text(&gold), &[]));
     }
     all
 }
@@ -110,16 +111,21 @@ fn the_builtin_model_loads() {
     assert!(!m.gbdt.trees.is_empty());
 }
 
-/// Site inputs of one page: the suffix method removes unit `k` whole when `removed`, every
-/// other unit and method says nothing.
-fn site_rows(units: usize, k: usize, removed: bool) -> Vec<f32> {
-    let mut rows = vec![f32::NAN; units * chaff_content::site::COUNT];
-    for u in 0..units {
-        let r = &mut rows[u * chaff_content::site::COUNT..][..4];
-        let share = if u == k && removed { 1.0 } else { 0.0 };
-        r.copy_from_slice(&[share, share, share, share / units as f32]);
+/// The suffix method's verdict on a page: unit `k` removed whole when `removed`, every
+/// other node kept.
+fn suffix_verdict(doc: &chaff_dom::Document, unit: chaff_dom::NodeId, removed: bool) -> Verdict {
+    let mut labels = Labels::all_content(doc.len());
+    if removed {
+        labels.set(unit, 1.0, Role::Template);
     }
-    rows
+    Verdict::Evidence(Evidence::new(labels, Meaning::Share))
+}
+
+fn said(verdict: &Verdict) -> [SiteVerdict<'_>; 1] {
+    [SiteVerdict {
+        method: "suffix",
+        verdict,
+    }]
 }
 
 #[test]
@@ -143,13 +149,13 @@ fn site_inputs_teach_what_the_page_alone_cannot_show() {
         } else {
             format!("{gold}\n\n{promo}")
         };
-        let rows = site_rows(units.len(), 6, template);
+        let verdict = suffix_verdict(&doc, units.nodes[6], template);
         all.extend(page_examples(
             &doc,
             &view,
             None,
             &Gold::Text(&gold),
-            Some(&rows),
+            &said(&verdict),
         ));
     }
     let model = fit(&all, &options(), "");
@@ -159,8 +165,12 @@ fn site_inputs_teach_what_the_page_alone_cannot_show() {
     let doc = chaff_dom::parse(html.as_bytes()).unwrap();
     let view = TextView::new(&doc);
     let units = chaff_content::Units::compute(&doc, &view, None);
-    let removed = model.predict_with_site(&units, Some(&site_rows(units.len(), 6, true)));
-    let kept = model.predict_with_site(&units, Some(&site_rows(units.len(), 6, false)));
+    let inputs = |removed: bool| {
+        let verdict = suffix_verdict(&doc, units.nodes[6], removed);
+        chaff_content::site::rows(&doc, &view, &units, &said(&verdict))
+    };
+    let removed = model.predict_with_site(&units, Some(&inputs(true)));
+    let kept = model.predict_with_site(&units, Some(&inputs(false)));
     assert!(
         removed[6] < 0.2 && kept[6] > 0.8,
         "{} {}",

@@ -271,11 +271,16 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
     };
     let methods = b.methods.names_or(chaff::DEFAULT_SITE_METHODS);
     let learner = Learner::new(&registry, &methods)?.site_from(SiteFrom::Folder);
-    let (alone, learned, summary) = pool.install(|| -> anyhow::Result<(f64, f64, String)> {
+    // The profile's summary, from the timed passes (no extra learning).
+    let summary = std::sync::Mutex::new(String::new());
+    let (alone, learned) = pool.install(|| -> anyhow::Result<(f64, f64)> {
         let alone = best(&|| Ok(extract_all(&page_level)))?;
         let learned = best(&|| {
             let l = learner.learn(pages.iter().cloned().map(Ok), &SiteChoice::Single, &|_| {})?;
             let profile = l.profiles.into_iter().next().context("nothing learned")?;
+            if let Ok(mut s) = summary.lock() {
+                *s = crate::profile_summary(&profile);
+            }
             let ex = Extractor::builder()
                 .registry(registry.clone())
                 .site_from(SiteFrom::Folder)
@@ -283,15 +288,13 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
                 .build()?;
             Ok(extract_all(&ex))
         })?;
-        let l = learner.learn(pages.iter().cloned().map(Ok), &SiteChoice::Single, &|_| {})?;
-        let summary = l
-            .profiles
-            .first()
-            .map(crate::profile_summary)
-            .unwrap_or_default();
-        Ok((alone, learned, summary))
+        Ok((alone, learned))
     })?;
-    outln!("site: {} pages, {mb:.1} MB of HTML; {summary}", pages.len())?;
+    outln!(
+        "site: {} pages, {mb:.1} MB of HTML; {}",
+        pages.len(),
+        summary.lock().map(|s| s.clone()).unwrap_or_default()
+    )?;
     outln!(
         "  one core: page by page {alone:.3} s ({:.2} ms/page); learned and extracted {learned:.3} s; ratio {:.2}",
         alone * 1e3 / pages.len().max(1) as f64,

@@ -168,18 +168,30 @@ fn parse_holdout(s: &str) -> anyhow::Result<(u32, u32)> {
 /// Pages by set name, and the held-out wcxb-dev ids.
 type Sets = (Vec<(String, Source)>, Vec<String>);
 
-fn read_sets(args: &TrainContentArgs) -> anyhow::Result<Sets> {
-    let names: Vec<&str> = args
-        .dataset
+/// The set names of a comma-separated option, blanks dropped (`--dataset ''` is none).
+fn set_names(option: &[String]) -> Vec<&str> {
+    option
         .iter()
         .map(|s| s.trim())
         .filter(|s| !s.is_empty())
-        .collect();
-    let root = match (&args.data, names.is_empty()) {
-        (_, true) => PathBuf::new(),
-        (Some(d), false) => d.clone(),
-        (None, false) => chaff_eval::datasets_dir()
-            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
+        .collect()
+}
+
+/// The shared data sets folder: `--data`, or the one found beside the workspace.
+fn data_root(args: &TrainContentArgs) -> anyhow::Result<PathBuf> {
+    match &args.data {
+        Some(d) => Ok(d.clone()),
+        None => chaff_eval::datasets_dir()
+            .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED"),
+    }
+}
+
+fn read_sets(args: &TrainContentArgs) -> anyhow::Result<Sets> {
+    let names = set_names(&args.dataset);
+    let root = if names.is_empty() {
+        PathBuf::new()
+    } else {
+        data_root(args)?
     };
     let holdout = args.holdout.as_deref().map(parse_holdout).transpose()?;
     let mut pages = Vec::new();
@@ -269,7 +281,7 @@ fn examples_of(source: &Source) -> Option<Examples> {
             let bytes = chaff_eval::read_maybe_gz(&page.html_path).ok()?;
             let doc = chaff_dom::parse(&bytes).ok()?;
             let view = chaff_dom::TextView::new(&doc);
-            let mut ex = page_examples(&doc, &view, None, &Gold::Text(&page.gold_text), None);
+            let mut ex = page_examples(&doc, &view, None, &Gold::Text(&page.gold_text), &[]);
             if let Some(shape) = ex.shapes.first_mut() {
                 shape.kind = page
                     .kind
@@ -286,30 +298,19 @@ fn examples_of(source: &Source) -> Option<Examples> {
                 &view,
                 url.as_deref(),
                 &Gold::Text(gold),
-                None,
+                &[],
             ))
         }
         Source::Blocks(page) => {
             let (doc, view, labels) = block_labels(page)?;
-            Some(page_examples(
-                &doc,
-                &view,
-                None,
-                &Gold::Nodes(&labels),
-                None,
-            ))
+            Some(page_examples(&doc, &view, None, &Gold::Nodes(&labels), &[]))
         }
     }
 }
 
 /// Runs `chaff-lab train-content`.
 pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
-    let site_sets: Vec<&str> = args
-        .site_dataset
-        .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let site_sets = set_names(&args.site_dataset);
     if let Some(set) = site_sets.iter().find(|s| TEST_SETS.contains(s)) {
         bail!("{set} is a test set: the content model is never trained on it");
     }
@@ -353,11 +354,7 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
         note.push(line);
     }
     if !site_sets.is_empty() {
-        let root = match &args.data {
-            Some(d) => d.clone(),
-            None => chaff_eval::datasets_dir()
-                .context("cannot find the shared data sets: pass --data DIR or set CHAFF_SHARED")?,
-        };
+        let root = data_root(&args)?;
         let methods: Vec<&str> = args.site_methods.iter().map(String::as_str).collect();
         let registry = chaff::Registry::builtin()?;
         let holdout = args.holdout.as_deref().map(parse_holdout).transpose()?;

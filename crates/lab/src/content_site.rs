@@ -16,7 +16,6 @@ use std::collections::BTreeMap;
 
 use anyhow::bail;
 use chaff::{Extractor, Learner, LoadOptions, LoadedPage, Profile, Registry, SiteFrom};
-use chaff_content::site;
 use chaff_content::train::{Examples, Gold, page_examples};
 use chaff_corpus::{Media, Page};
 use rayon::prelude::*;
@@ -216,13 +215,11 @@ pub(crate) fn site_examples(
         let extraction = ex.extract_loaded(page);
         let said = extraction.site_verdicts();
         let (doc, view) = (extraction.document(), extraction.view());
-        let units = chaff_content::Units::compute(doc, view, None);
-        let rows = site::rows(doc, view, &units, &said);
         let gold = match gold {
             ReadGold::Text(t) => Gold::Text(t),
             ReadGold::Nodes(n) => Gold::Nodes(n),
         };
-        all.extend(page_examples(doc, view, None, &gold, Some(&rows)));
+        all.extend(page_examples(doc, view, None, &gold, &said));
     }
     let failed = failed.into_iter().map(|f| format!("{site}: {f}")).collect();
     Ok((all, failed))

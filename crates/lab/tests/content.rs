@@ -92,30 +92,22 @@ fn test_sets_and_broken_models_are_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("m.json");
     for set in ["aeb", "dragnet-test", "cleaneval-final", "cleanportaleval"] {
-        let o = command(&[
-            "train-content",
-            "--dataset",
-            set,
-            "-o",
-            out.to_str().expect("utf-8"),
-        ])
-        .output()
-        .expect("run");
-        assert_eq!(o.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("test set"));
-        let o = command(&[
-            "train-content",
-            "--dataset",
-            "",
-            "--site-dataset",
-            set,
-            "-o",
-            out.to_str().expect("utf-8"),
-        ])
-        .output()
-        .expect("run");
-        assert_eq!(o.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("test set"));
+        // As a page-level set and as a set of sites to learn.
+        for (pages, sites) in [(set, ""), ("", set)] {
+            let o = command(&[
+                "train-content",
+                "--dataset",
+                pages,
+                "--site-dataset",
+                sites,
+                "-o",
+                out.to_str().expect("utf-8"),
+            ])
+            .output()
+            .expect("run");
+            assert_eq!(o.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&o.stderr).contains("test set"));
+        }
     }
     assert!(!out.exists());
     std::fs::write(&out, "{\"format\":\"chaff-content-model\",\"version\":9}").expect("write");
