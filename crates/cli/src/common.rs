@@ -34,7 +34,8 @@ impl From<Status> for ExitCode {
 #[derive(Args, Clone, Debug)]
 pub struct InputArgs {
     /// Pages: files, folders (recursive), glob patterns, .warc/.warc.gz archives, `.gz`
-    /// files, or `-` for JSON Lines on stdin ({"url","html"} or {"path"} per line).
+    /// files, or `-` for standard input: a page (raw HTML), a WARC, or JSON Lines
+    /// ({"url","html"} or {"path"} per line).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<String>,
     /// Refuse pages larger than this many bytes.

@@ -56,6 +56,13 @@ impl JsonlSource {
         }
     }
 
+    /// Numbers lines as if `lines` lines had been read before (blank lines
+    /// consumed while telling what the stream holds).
+    pub(crate) fn after_lines(mut self, lines: u64) -> Self {
+        self.line = lines;
+        self
+    }
+
     fn line_error(&self, message: String) -> JsonlItem {
         JsonlItem::Error(CorpusError::JsonLine {
             source_name: self.name.clone(),

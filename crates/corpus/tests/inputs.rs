@@ -329,3 +329,53 @@ fn pages_is_send() {
     assert_send::<Pages>();
     assert_send::<chaff_corpus::WarcPages>();
 }
+
+/// Standard input is told apart by its first bytes: JSON Lines start with `{`, anything
+/// else is one page, as a file would be read.
+#[test]
+fn raw_html_and_gzip_on_standard_input() {
+    let read =
+        |bytes: Vec<u8>| split(Pages::new(vec![InputSpec::Stdin]).with_stdin(Cursor::new(bytes)));
+    let html = b"\n  <!doctype html><p>piped {not json}</p>".to_vec();
+    let (pages, errors) = read(html.clone());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(pages.len(), 1);
+    assert_eq!(pages[0].source, "stdin");
+    assert_eq!(pages[0].media, Media::Html);
+    assert!(pages[0].bytes.ends_with(b"<p>piped {not json}</p>"));
+
+    let (pages, _) = read(gzip(&html));
+    assert!(pages[0].bytes.ends_with(b"<p>piped {not json}</p>"));
+
+    let mut bom = b"\xef\xbb\xbf<p>caf\xc3\xa9</p>".to_vec();
+    let (pages, _) = read(bom.clone());
+    assert_eq!(
+        pages[0].bytes, bom,
+        "the byte-order mark stays for the decoder"
+    );
+
+    bom.truncate(3);
+    bom.extend_from_slice(b"  \n{\"html\": \"<p>one</p>\"}\n{\"html\": \"<p>two</p>\"}\n");
+    let (pages, errors) = read(bom);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        pages.len(),
+        2,
+        "JSON Lines behind a byte-order mark and blank lines"
+    );
+    assert_eq!(pages[1].source, "stdin:3");
+
+    for empty in [&b""[..], b" \n\t "] {
+        let (pages, errors) = read(empty.to_vec());
+        assert!(pages.is_empty() && errors.is_empty());
+    }
+
+    let big = PagesOptions { max_page_bytes: 10 };
+    let items: Vec<_> = Pages::with_options(vec![InputSpec::Stdin], big)
+        .with_stdin(Cursor::new(html))
+        .collect();
+    assert!(
+        matches!(&items[..], [Err(CorpusError::TooLarge { .. })]),
+        "{items:?}"
+    );
+}

@@ -556,3 +556,17 @@ fn reading_from_a_pipe_like_reader() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(pages.len(), 3);
 }
+
+#[test]
+fn warc_on_standard_input() {
+    for compression in [WarcCompression::None, WarcCompression::Gzip] {
+        let (bytes, _) = crawl(compression);
+        let pages = Pages::new(vec![chaff_corpus::InputSpec::Stdin])
+            .with_stdin(std::io::Cursor::new(bytes));
+        let (pages, errors) = split(pages);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(pages.len(), 3);
+        assert!(pages[0].source.starts_with("stdin#"), "{}", pages[0].source);
+        assert_eq!(pages[0].url.as_deref(), Some("https://news.example.com/a"));
+    }
+}

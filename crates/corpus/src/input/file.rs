@@ -27,12 +27,27 @@ pub(crate) fn open_input(
     url: Option<String>,
     max_page_bytes: u64,
 ) -> Result<Opened, CorpusError> {
+    let file = File::open(path).map_err(|source| CorpusError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let reader = BufReader::with_capacity(64 << 10, Box::new(file) as Box<dyn Read + Send>);
+    open_stream(reader, path, folder, url, max_page_bytes)
+}
+
+/// Reads a stream named `path` (a file, or `stdin`) as a page, or starts reading it as a
+/// WARC archive: gzip by its magic bytes, WARC by the name or by its first bytes.
+pub(crate) fn open_stream(
+    mut reader: BufReader<Box<dyn Read + Send>>,
+    path: &Path,
+    folder: Option<PathBuf>,
+    url: Option<String>,
+    max_page_bytes: u64,
+) -> Result<Opened, CorpusError> {
     let unreadable = |source| CorpusError::Unreadable {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(unreadable)?;
-    let mut reader = BufReader::with_capacity(64 << 10, file);
     let head = reader.fill_buf().map_err(unreadable)?;
     let gzip = decode::is_gzip(head);
     let name = path

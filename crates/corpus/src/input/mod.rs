@@ -112,8 +112,11 @@ impl Pages {
         Ok(Self::with_options(expand_inputs(args)?, options))
     }
 
-    /// Reads the JSON Lines of [`InputSpec::Stdin`] from this reader instead
-    /// of the process's standard input.
+    /// Reads [`InputSpec::Stdin`] from this reader instead of the process's
+    /// standard input. What it holds is told by its first bytes: JSON Lines
+    /// when the first character other than white space (and a byte-order
+    /// mark) is `{`; otherwise one page (raw HTML, gzip or not) or a WARC
+    /// stream, as a file would be read.
     pub fn with_stdin(mut self, reader: impl BufRead + Send + 'static) -> Self {
         self.stdin = Some(Box::new(reader));
         self
@@ -124,13 +127,26 @@ impl Pages {
         let cap = self.options.max_page_bytes;
         match work {
             Work::Spec(InputSpec::Stdin) => {
-                let reader = self
+                let mut reader = self
                     .stdin
                     .take()
                     .unwrap_or_else(|| Box::new(BufReader::new(io::stdin())));
-                self.stack
-                    .push(Work::Jsonl(JsonlSource::new(reader, "stdin", cap)));
-                None
+                let stdin = Path::new("stdin");
+                match json_lines_start(&mut reader) {
+                    Ok(Some(skipped)) => {
+                        let lines = JsonlSource::new(reader, "stdin", cap).after_lines(skipped);
+                        self.stack.push(Work::Jsonl(lines));
+                        None
+                    }
+                    Ok(None) => {
+                        let reader = BufReader::new(Box::new(reader) as Box<dyn io::Read + Send>);
+                        self.opened(file::open_stream(reader, stdin, None, None, cap))
+                    }
+                    Err(source) => Some(Err(CorpusError::Unreadable {
+                        path: stdin.to_path_buf(),
+                        source,
+                    })),
+                }
             }
             Work::Spec(InputSpec::Dir(path)) => self.step(Work::Dir(path)),
             Work::Spec(InputSpec::File(path)) => {
@@ -141,14 +157,9 @@ impl Pages {
                     url: None,
                 })
             }
-            Work::File { path, folder, url } => match file::open_input(&path, folder, url, cap) {
-                Ok(file::Opened::Page(page)) => Some(Ok(page)),
-                Ok(file::Opened::Warc(pages)) => {
-                    self.stack.push(Work::Warc(Box::new(pages)));
-                    None
-                }
-                Err(e) => Some(Err(e)),
-            },
+            Work::File { path, folder, url } => {
+                self.opened(file::open_input(&path, folder, url, cap))
+            }
             Work::Dir(path) => self.list_dir(path),
             Work::Warc(mut pages) => {
                 let item = pages.next();
@@ -167,6 +178,21 @@ impl Pages {
                 }
             }
             Work::Error(e) => Some(Err(e)),
+        }
+    }
+
+    /// A file or stream opened: its page, or its WARC records as more work.
+    fn opened(
+        &mut self,
+        opened: Result<file::Opened, CorpusError>,
+    ) -> Option<Result<Page, CorpusError>> {
+        match opened {
+            Ok(file::Opened::Page(page)) => Some(Ok(page)),
+            Ok(file::Opened::Warc(pages)) => {
+                self.stack.push(Work::Warc(Box::new(pages)));
+                None
+            }
+            Err(e) => Some(Err(e)),
         }
     }
 
@@ -241,6 +267,44 @@ impl Pages {
         found.sort_by(|a, b| a.0.cmp(&b.0));
         self.stack.extend(found.into_iter().rev().map(|(_, w)| w));
         None
+    }
+}
+
+/// Whether a stream holds JSON Lines: its first character past white space
+/// and a UTF-8 byte-order mark is `{`; an empty stream is JSON Lines (no
+/// lines). Then `Some(lines)`: the blank lines consumed (the mark is
+/// consumed too). Otherwise nothing but white space is consumed, and a page
+/// keeps its byte-order mark: it tells the decoder the encoding.
+fn json_lines_start(reader: &mut dyn BufRead) -> io::Result<Option<u64>> {
+    let mut at_start = true;
+    let mut lines = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(Some(lines));
+        }
+        let bom = if at_start && buf.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        at_start = false;
+        let skip = buf[bom..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        match buf.get(bom + skip) {
+            Some(&b'{') => {
+                reader.consume(bom);
+                return Ok(Some(lines));
+            }
+            Some(_) => return Ok(None),
+            None => {
+                lines += buf[bom..].iter().filter(|&&b| b == b'\n').count() as u64;
+                let n = buf.len();
+                reader.consume(n);
+            }
+        }
     }
 }
 
