@@ -6,13 +6,16 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chaff::SiteFrom;
+use chaff::corpus::{CorpusError, Page};
 use chaff::corpus::{Pages, PagesOptions};
 use chaff::dom::ParseOptions;
 use clap::{Args, ValueEnum};
+
+use crate::fetch::{FetchArgs, Fetched, is_url};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How a command ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
     /// Everything worked.
     #[default]
@@ -36,7 +39,8 @@ pub struct InputArgs {
     /// Pages: files, folders (recursive), glob patterns, .warc/.warc.gz archives, `.gz`
     /// files, or `-` for standard input: a page (raw HTML), a WARC, or JSON Lines
     /// ({"url","html"} or {"path"} per line).
-    #[arg(required = true, value_name = "INPUT")]
+    /// `http://` and `https://` URLs are fetched (see --urls).
+    #[arg(required_unless_present = "urls", value_name = "INPUT")]
     pub inputs: Vec<String>,
     /// Refuse pages larger than this many bytes.
     #[arg(long, default_value_t = 64 << 20, value_name = "BYTES")]
@@ -48,6 +52,9 @@ pub struct InputArgs {
     /// folder it was found in (for inputs laid out one folder per site).
     #[arg(long, value_enum, default_value = "url", value_name = "FROM")]
     pub site_from: SiteFromArg,
+    /// How pages named by URL are fetched.
+    #[command(flatten)]
+    pub fetch: FetchArgs,
 }
 
 /// [`SiteFrom`] on the command line.
@@ -77,18 +84,81 @@ impl InputArgs {
         }
     }
 
-    /// The page iterator over the inputs; fails up front on unreadable paths or globs that
-    /// match nothing.
+    /// The page iterator over the inputs, URLs left out; fails up front on unreadable
+    /// paths or globs that match nothing.
     pub fn pages(&self) -> anyhow::Result<Pages> {
+        let paths: Vec<String> = self.inputs.iter().filter(|i| !is_url(i)).cloned().collect();
         let options = PagesOptions {
             max_page_bytes: self.max_page_size as u64,
         };
-        let pages = Pages::from_args(&self.inputs, options)?;
-        Ok(if self.inputs.iter().any(|i| i == "-") {
+        let pages = Pages::from_args(&paths, options)?;
+        Ok(if paths.iter().any(|i| i == "-") {
             pages.with_stdin(std::io::BufReader::new(std::io::stdin()))
         } else {
             pages
         })
+    }
+
+    /// The inputs, with the pages named by URL fetched first (once, however often the
+    /// pages are read).
+    pub fn open(&self) -> anyhow::Result<Inputs<'_>> {
+        let urls: Vec<String> = self.inputs.iter().filter(|i| is_url(i)).cloned().collect();
+        let fetched = self
+            .fetch
+            .fetch(urls, self.max_page_size as u64, self.quiet)?;
+        let only_urls = self.inputs.iter().all(|i| is_url(i));
+        if let Some(f) = &fetched
+            && f.pages == 0
+            && only_urls
+        {
+            anyhow::bail!("no page could be fetched");
+        }
+        Ok(Inputs {
+            args: self,
+            fetched,
+        })
+    }
+}
+
+/// A page read, or why one could not be.
+pub type PageItem = Result<Page, CorpusError>;
+
+/// The inputs of a command, the fetched ones in a temporary WARC ([`InputArgs::open`]).
+pub struct Inputs<'a> {
+    args: &'a InputArgs,
+    fetched: Option<Fetched>,
+}
+
+impl Inputs<'_> {
+    /// Every page: the fetched ones first (named by their final URL), then the others.
+    pub fn pages(&self) -> anyhow::Result<impl Iterator<Item = PageItem> + '_> {
+        let fetched = match &self.fetched {
+            Some(f) => Some(Pages::from_args(
+                &[f.warc.display().to_string()],
+                PagesOptions::default(),
+            )?),
+            None => None,
+        };
+        let named = fetched.into_iter().flatten().map(|page| {
+            page.map(|mut p| {
+                p.source = p.url.clone().unwrap_or(p.source);
+                p
+            })
+        });
+        let local = if self.args.inputs.iter().all(|i| is_url(i)) {
+            None
+        } else {
+            Some(self.args.pages()?)
+        };
+        Ok(named.chain(local.into_iter().flatten()))
+    }
+
+    /// `Partial` when some URL gave no page.
+    pub fn status(&self) -> Status {
+        match &self.fetched {
+            Some(f) if f.failures > 0 => Status::Partial,
+            _ => Status::Ok,
+        }
     }
 }
 
@@ -159,6 +229,22 @@ pub fn one_line(e: &dyn std::fmt::Display) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// An error and its causes on one line, each cause once: a cause whose words the message
+/// already holds (a library error that prints its source) is not repeated.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = one_line(cause);
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line
 }
 
 /// Whether an error is a closed stdout (`chaff clean ... | head`).

@@ -52,8 +52,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         (None, true) => SiteChoice::PerSite,
         (None, false) => SiteChoice::Single,
     };
+    let inputs = args.input.open()?;
     let progress = Progress::new(args.input.quiet, "learning");
-    let learned = learner.learn(args.input.pages()?, &choice, &|b| progress.page(b));
+    let learned = learner.learn(inputs.pages()?, &choice, &|b| progress.page(b));
     progress.finish();
     let learned = learned.map_err(|e| match e {
         chaff::Error::MixedSites { count, sites } => anyhow::anyhow!(
@@ -62,7 +63,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         ),
         other => other.into(),
     })?;
-    let status = report(&learned);
+    let status = report(&learned).max(inputs.status());
     if learned.profiles.is_empty() {
         bail!("no site had enough pages to learn from");
     }

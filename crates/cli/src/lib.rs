@@ -8,4 +8,5 @@
 
 pub mod common;
 pub mod crawl;
+pub mod fetch;
 pub mod flags;

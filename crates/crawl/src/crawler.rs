@@ -73,6 +73,9 @@ pub struct CrawlConfig {
     pub accept: Vec<String>,
     /// `User-Agent` sent.
     pub user_agent: String,
+    /// Problems kept, as `url: message`, for [`Summary::first_errors`] (a crawl of a
+    /// list of pages wants every one; a site crawl the first few).
+    pub max_reported_errors: usize,
 }
 
 impl Default for CrawlConfig {
@@ -98,6 +101,7 @@ impl Default for CrawlConfig {
             retry_backoff: Duration::from_secs(2),
             accept: vec!["text/html".into(), "application/xhtml+xml".into()],
             user_agent: USER_AGENT.into(),
+            max_reported_errors: 20,
         }
     }
 }
@@ -176,7 +180,8 @@ pub struct Summary {
     pub left: usize,
     /// Wall time.
     pub elapsed: Duration,
-    /// The first few errors, as `url: message`.
+    /// The first errors (up to [`CrawlConfig::max_reported_errors`]), as `url: message`:
+    /// URLs given up on, HTTP error statuses, seeds robots.txt disallows.
     pub first_errors: Vec<String>,
 }
 
@@ -234,9 +239,6 @@ enum Msg {
 /// Seeds are taken from the stream only while fewer than this many URLs wait, so a long
 /// seed list is never held in memory whole.
 const ADMIT_SEEDS_BELOW: usize = 10_000;
-
-/// Errors kept for the summary.
-const FIRST_ERRORS: usize = 20;
 
 /// Runs a crawl to its end on a new Tokio runtime. `seeds` is read lazily, on its own
 /// thread, as the frontier drains.
@@ -477,7 +479,7 @@ impl Crawler {
     }
 
     fn remember_error(&mut self, url: &str, message: &str) {
-        if self.first_errors.len() < FIRST_ERRORS {
+        if self.first_errors.len() < self.config.max_reported_errors {
             self.first_errors.push(format!("{url}: {message}"));
         }
     }
@@ -566,6 +568,10 @@ impl Crawler {
         };
         if !host.allows(&entry.url) {
             Stats::add(&self.stats.robots_excluded, 1);
+            if entry.depth == 0 && entry.kind == Kind::Page {
+                // A page asked for by name, not a link found: say why it is missing.
+                self.remember_error(&entry.url, "disallowed by robots.txt");
+            }
             self.finish_without_fetch(id, &entry)?;
             return Ok(());
         }

@@ -548,3 +548,42 @@ fn huge_crawl_delay_is_capped() {
         assert!(pair[1].at - pair[0].at >= Duration::from_millis(80));
     }
 }
+
+/// A list of pages fetched as `chaff extract URL...` does: no links followed, redirects
+/// followed, and every URL that gives no page named with its reason.
+#[test]
+fn a_list_of_pages_names_every_failure() {
+    let server = TestServer::start(|path| match path {
+        "/robots.txt" => Reply::new(200, "text/plain", "User-agent: *\nDisallow: /private/\n"),
+        "/a" => page(&["/linked"]),
+        "/moved" => Reply::redirect(301, "/b"),
+        "/b" => page(&[]),
+        _ => Reply::not_found(),
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = CrawlConfig {
+        max_depth: 0,
+        max_reported_errors: usize::MAX,
+        ..config(dir.path())
+    };
+    let base = server.base();
+    let seeds = ["/a", "/moved", "/missing", "/private/x"]
+        .iter()
+        .map(|p| Seed::Page(format!("{base}{p}")))
+        .collect();
+    let summary = run(cfg.clone(), seeds);
+    let mut errors = summary.first_errors.clone();
+    errors.sort();
+    assert_eq!(
+        errors,
+        [
+            format!("{base}/missing: HTTP 404"),
+            format!("{base}/private/x: disallowed by robots.txt")
+        ]
+    );
+    let mut fetched: Vec<String> = server.hits().into_iter().map(|h| h.path).collect();
+    fetched.sort();
+    assert_eq!(fetched, ["/a", "/b", "/missing", "/moved", "/robots.txt"]);
+    assert_eq!(summary.pages_ok, 2);
+}

@@ -1,0 +1,112 @@
+//! Pages named by URL: fetched once, politely, into a temporary WARC that the inputs then
+//! read. The crawler does the fetching (robots.txt, a delay per host, timeouts, a size cap,
+//! redirects, retries), so a page arrives as a crawl would store it, with its final URL and
+//! its declared charset. Only the command line fetches; the library never does.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use chaff_crawl::{CrawlConfig, Seed, parse_duration};
+use clap::Args;
+
+use crate::common::warn;
+
+/// How pages named by URL are fetched.
+#[derive(Args, Clone, Debug)]
+pub struct FetchArgs {
+    /// A file of page URLs to fetch, one per line (`#` lines are comments), besides any URL
+    /// among the inputs.
+    #[arg(long, value_name = "FILE")]
+    pub urls: Option<PathBuf>,
+    /// Fetch pages that robots.txt disallows (for your own sites).
+    #[arg(long)]
+    pub ignore_robots: bool,
+    /// Pause between two requests to one host (robots.txt's Crawl-delay wins when larger).
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub delay: Duration,
+    /// Time for a whole request and response.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Retries after a 429, a 5xx, a timeout or a network error.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub retries: u8,
+}
+
+/// Whether an input names a page on the web rather than a file.
+pub fn is_url(input: &str) -> bool {
+    let lower = input.get(..8).unwrap_or(input).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// Fetched pages in a temporary WARC, removed when this is dropped.
+pub struct Fetched {
+    _dir: tempfile::TempDir,
+    /// The WARC.
+    pub warc: PathBuf,
+    /// Pages fetched with a 2xx status.
+    pub pages: u64,
+    /// URLs that gave no page (each reported on stderr).
+    pub failures: usize,
+}
+
+impl FetchArgs {
+    /// Fetches `urls` and those of `--urls` (none: `None`), reporting each URL that gives
+    /// no page on stderr with its reason.
+    pub fn fetch(
+        &self,
+        urls: Vec<String>,
+        max_bytes: u64,
+        quiet: bool,
+    ) -> anyhow::Result<Option<Fetched>> {
+        let listed = match &self.urls {
+            None => Vec::new(),
+            Some(path) => read_list(path)?,
+        };
+        if urls.is_empty() && listed.is_empty() {
+            return Ok(None);
+        }
+        let dir = tempfile::tempdir().context("cannot create a temporary folder for fetching")?;
+        let warc = dir.path().join("fetched.warc.gz");
+        let config = CrawlConfig {
+            out: warc.clone(),
+            max_depth: 0,
+            delay: self.delay,
+            robots: !self.ignore_robots,
+            timeout: self.timeout,
+            max_retries: self.retries,
+            retry_backoff: Duration::from_secs(1),
+            max_body_bytes: max_bytes,
+            max_reported_errors: usize::MAX,
+            ..CrawlConfig::default()
+        };
+        let seeds = urls.into_iter().chain(listed).map(Seed::Page);
+        let summary = crate::crawl::crawl_with_progress(config, seeds, quiet, Arc::default())?;
+        for e in &summary.first_errors {
+            warn(e);
+        }
+        Ok(Some(Fetched {
+            _dir: dir,
+            warc,
+            pages: summary.pages_ok,
+            failures: summary.first_errors.len(),
+        }))
+    }
+}
+
+/// The URLs of a list file: one per line, blank lines and `#` lines skipped.
+fn read_list(path: &Path) -> anyhow::Result<Vec<String>> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the URL list {}", path.display()))?;
+    let mut urls = Vec::new();
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line.with_context(|| format!("cannot read the URL list {}", path.display()))?;
+        let url = line.trim();
+        if !url.is_empty() && !url.starts_with('#') {
+            urls.push(url.to_string());
+        }
+    }
+    Ok(urls)
+}
