@@ -269,25 +269,40 @@ impl Extraction {
         said.into()
     }
 
-    /// The page's JSON Lines record: for [`Format::Json`] the full record with per-node
-    /// labels; otherwise provenance, the outcome and the content under `text`.
+    /// The page's record, as JSON Lines outputs carry it: provenance (`source`, `url`,
+    /// `site`), `title`, the content under `text` in `format` (plain text for
+    /// [`Format::Json`]), `confidence`, `metadata`, the profile and each method's say.
+    /// Per-node labels only with [`Extraction::record_with_labels`].
     pub fn record(&self, format: Format) -> serde_json::Value {
-        let mut v = match format {
-            Format::Json => chaff_extract::json(&self.doc, &self.view, &self.labels, &self.meta()),
-            other => serde_json::json!({
-                "source": self.source,
-                "url": self.url,
-                "site": self.site,
-                "format": format_name(other),
-                "text": self.render(other),
-            }),
+        self.record_of(format, false)
+    }
+
+    /// [`Extraction::record`] with `nodes`: every element's and visible text node's label
+    /// and score ([`chaff_extract::nodes`]).
+    pub fn record_with_labels(&self, format: Format) -> serde_json::Value {
+        self.record_of(format, true)
+    }
+
+    fn record_of(&self, format: Format, labels: bool) -> serde_json::Value {
+        let content = match format {
+            Format::Json => Format::Text,
+            other => other,
         };
+        let title = self.metadata().title.clone().or_else(|| self.doc.title());
+        let mut v = serde_json::json!({
+            "source": self.source,
+            "url": self.url,
+            "site": self.site,
+            "title": title,
+            "format": format_name(content),
+            "text": self.render(content),
+        });
         if let Some(obj) = v.as_object_mut() {
-            obj.insert("profile".into(), self.profile.clone().into());
             obj.insert(
                 "confidence".into(),
                 serde_json::json!((f64::from(self.confidence) * 1000.0).round() / 1000.0),
             );
+            obj.insert("profile".into(), self.profile.clone().into());
             if let Some(nc) = self.no_content {
                 obj.insert("no_content".into(), nc.as_str().into());
             }
@@ -298,6 +313,10 @@ impl Extraction {
             let warnings = self.warnings();
             if !warnings.is_empty() {
                 obj.insert("warnings".into(), warnings.into());
+            }
+            if labels {
+                let nodes = chaff_extract::nodes(&self.doc, &self.view, &self.labels);
+                obj.insert("nodes".into(), nodes);
             }
         }
         v

@@ -6,12 +6,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use chaff::corpus::{CorpusError, JsonlWriter, OutputNames, Page, WriteOutcome, atomic_write};
+use chaff::corpus::{JsonlWriter, OutputNames, Page, WriteOutcome, atomic_write};
 use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteFrom};
 use clap::Args;
 use rayon::prelude::*;
 
-use chaff_cli::common::{self, InputArgs, Progress, Status};
+use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
 use chaff_cli::flags::{FormatArg, MethodArgs, PageMethodArgs};
 
 /// Pages extracted in parallel per batch; output keeps input order.
@@ -49,6 +49,9 @@ pub struct ExtractArgs {
     /// several pages).
     #[arg(short, long, value_name = "DIR")]
     output: Option<PathBuf>,
+    /// Add every node's label and score to JSON records (`nodes`).
+    #[arg(long)]
+    labels: bool,
     /// Drop near-duplicates of an earlier page of the run, compared on their extracted text
     /// (MinHash of 5-word shingles, similarity 0.8): a duplicate's record says which page it
     /// repeats (`duplicate_of`) instead of carrying the text, and no file is written for it.
@@ -75,10 +78,11 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     if let Some(file) = &args.profile {
         builder = builder.profile_for_every_page(Profile::load(file)?);
     }
+    let inputs = args.input.open()?;
     // Standard input cannot be read twice: with --learn it is kept in memory.
     let buffered = args.learn && args.input.inputs.iter().any(|i| i == "-");
     let (kept, kept_errors): (Vec<PageItem>, Vec<PageItem>) = if buffered {
-        args.input.pages()?.partition(Result::is_ok)
+        inputs.pages()?.partition(Result::is_ok)
     } else {
         Default::default()
     };
@@ -87,7 +91,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         Ok(if buffered {
             Box::new(kept.iter().cloned().map(Ok))
         } else {
-            Box::new(args.input.pages()?)
+            Box::new(inputs.pages()?)
         })
     };
     if args.learn {
@@ -107,6 +111,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     let output = Output {
         format: args.format.into(),
         dir: args.output.as_deref(),
+        labels: args.labels,
     };
     let sink = Sink {
         dedup: args
@@ -115,10 +120,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         ..Sink::default()
     };
     let pages = again()?.chain(kept_errors);
-    write_extracted(&extractor, pages, &output, sink, args.input.quiet)
+    let status = write_extracted(&extractor, pages, &output, sink, args.input.quiet)?;
+    Ok(status.max(inputs.status()))
 }
-
-type PageItem = Result<Page, CorpusError>;
 
 /// Learns every site of the input with enough pages ([`Learner::learn_sites`]).
 fn learn_sites(
@@ -146,6 +150,26 @@ fn learn_sites(
 struct Output<'a> {
     format: Format,
     dir: Option<&'a Path>,
+    labels: bool,
+}
+
+impl Output<'_> {
+    /// A page's JSON record, with its labels when asked for.
+    fn record(&self, e: &chaff::Extraction) -> serde_json::Value {
+        if self.labels {
+            e.record_with_labels(self.format)
+        } else {
+            e.record(self.format)
+        }
+    }
+
+    /// A page's content in the output format (its record for JSON).
+    fn render(&self, e: &chaff::Extraction) -> String {
+        match self.format {
+            Format::Json => self.record(e).to_string(),
+            other => e.render(other),
+        }
+    }
 }
 
 /// Extracts every page (in parallel batches, output in input order) and writes the results:
@@ -232,7 +256,7 @@ impl Sink {
             if out.dir.is_some() {
                 return Ok(WriteOutcome::Written);
             }
-            let mut record = extraction.record(out.format);
+            let mut record = out.record(extraction);
             if let Some(obj) = record.as_object_mut() {
                 obj.remove("text");
                 obj.insert("duplicate_of".into(), kept.into());
@@ -246,14 +270,14 @@ impl Sink {
             let name = self
                 .names
                 .name(page, self.written - 1, out.format.extension());
-            atomic_write(dir.join(&name), extraction.render(out.format).as_bytes())?;
+            atomic_write(dir.join(&name), out.render(extraction).as_bytes())?;
         } else if only_one {
-            self.single = Some(extraction.render(out.format));
+            self.single = Some(out.render(extraction));
         } else {
             let w = self
                 .jsonl
                 .get_or_insert_with(|| JsonlWriter::new(std::io::stdout().lock(), "stdout"));
-            return Ok(w.write(&extraction.record(out.format))?);
+            return Ok(w.write(&out.record(extraction))?);
         }
         Ok(WriteOutcome::Written)
     }

@@ -110,15 +110,13 @@ fn learn_then_clean_a_site() {
             .all(|l| l["text"].is_string() && l["site"].is_string())
     );
 
-    // The JSON format carries the per-node labels.
-    let o = run(&[
-        "extract",
-        "--profile",
-        path(&profile),
-        "--format",
-        "json",
-        path(&page),
-    ]);
+    // The JSON record carries the per-node labels when asked for.
+    let json = ["extract", "--profile", path(&profile), "--format", "json"];
+    let o = run(&[&json[..], &[path(&page)]].concat());
+    let record: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(record.get("nodes").is_none(), "{record}");
+    assert!(record["text"].is_string());
+    let o = run(&[&json[..], &["--labels", path(&page)]].concat());
     let record: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let nodes = record["nodes"].as_array().unwrap();
     assert!(nodes.iter().any(|n| n["role"] == "template"));

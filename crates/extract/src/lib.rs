@@ -222,7 +222,7 @@ struct JsonNode<'a> {
     parent: Option<u32>,
     tag: &'a str,
     role: Role,
-    score: f32,
+    score: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,13 +230,26 @@ struct JsonNode<'a> {
 }
 
 /// The JSON record of a page: provenance, the kept text, and every element's and visible
-/// text node's label (`removed` lists the byte ranges cut from a text node's `text`).
+/// text node's label ([`nodes`]).
 pub fn json(
     doc: &Document,
     view: &TextView,
     labels: &Labels,
     meta: &PageMeta<'_>,
 ) -> serde_json::Value {
+    serde_json::json!({
+        "source": meta.source,
+        "url": meta.url,
+        "site": meta.site,
+        "title": doc.title(),
+        "text": text(view, labels),
+        "nodes": nodes(doc, view, labels),
+    })
+}
+
+/// Every element's and visible text node's label, in document order: id, parent, tag,
+/// role, score, a text node's text, and `removed`, the byte ranges cut from that text.
+pub fn nodes(doc: &Document, view: &TextView, labels: &Labels) -> serde_json::Value {
     let mut nodes = Vec::new();
     for id in doc.ids() {
         let (tag, text) = match doc.kind(id) {
@@ -252,21 +265,14 @@ pub fn json(
             parent: doc.parent(id).map(|p| p.0),
             tag,
             role: labels.role(id),
-            score: (labels.score(id) * 1000.0).round() / 1000.0,
+            score: (f64::from(labels.score(id)) * 1000.0).round() / 1000.0,
             text,
             removed: labels
                 .partial(id)
                 .map(|rs| rs.iter().map(|r| [r.start, r.end]).collect()),
         });
     }
-    serde_json::json!({
-        "source": meta.source,
-        "url": meta.url,
-        "site": meta.site,
-        "title": doc.title(),
-        "text": text(view, labels),
-        "nodes": nodes,
-    })
+    serde_json::to_value(nodes).unwrap_or_default()
 }
 
 #[cfg(test)]
