@@ -43,7 +43,7 @@ fn main() -> ExitCode {
             if common::is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("chaff: error: {}", common::one_line(&format!("{e:#}")));
+            eprintln!("chaff: error: {}", common::error_line(&e));
             ExitCode::from(2)
         }
     }

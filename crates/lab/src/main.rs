@@ -90,7 +90,7 @@ fn main() -> ExitCode {
             if common::is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("chaff-lab: error: {}", common::one_line(&format!("{e:#}")));
+            eprintln!("chaff-lab: error: {}", common::error_line(&e));
             ExitCode::from(2)
         }
     }
