@@ -8,7 +8,7 @@ mod learn;
 use std::process::ExitCode;
 
 use chaff_cli::{common, crawl};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Separate what a web page says from the template it is wrapped in, learning each site's
 /// template from many of its pages.
@@ -28,6 +28,31 @@ enum Command {
     Learn(Box<learn::LearnArgs>),
     /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
     Crawl(Box<crawl::CrawlArgs>),
+    /// Print a shell completion script (`chaff completions zsh > _chaff`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page, in roff (`chaff man > chaff.1; man ./chaff.1`).
+    Man {
+        /// A command's own page (`chaff man extract` for chaff-extract(1)).
+        command: Option<String>,
+    },
+}
+
+/// Writes the manual page of `chaff` or of one of its commands to stdout.
+fn man(command: Option<&str>) -> anyhow::Result<common::Status> {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => clap_mangen::Man::new(cli),
+        Some(name) => cli
+            .find_subcommand(name)
+            .map(|c| clap_mangen::Man::new(c.clone()).title(format!("chaff-{name}")))
+            .ok_or_else(|| anyhow::anyhow!("no command '{name}': see chaff --help"))?,
+    };
+    page.render(&mut std::io::stdout().lock())?;
+    Ok(common::Status::Ok)
 }
 
 fn main() -> ExitCode {
@@ -36,6 +61,12 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract::run(*args),
         Command::Learn(args) => learn::run(*args),
         Command::Crawl(args) => crawl::run(*args),
+        Command::Completions { shell } => {
+            let mut out = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "chaff", &mut out);
+            Ok(common::Status::Ok)
+        }
+        Command::Man { command } => man(command.as_deref()),
     };
     match result {
         Ok(status) => status.into(),
