@@ -6,6 +6,7 @@ use chaff_dom::{Document, TextView};
 use chaff_extract::{Format, PageMeta};
 
 use crate::fuse::{Fused, Vote};
+use crate::language::Language;
 use crate::load::LoadedPage;
 
 /// Why a page has no main content.
@@ -101,6 +102,7 @@ pub struct Extraction {
     no_content: Option<NoContent>,
     text: String,
     metadata: std::sync::OnceLock<chaff_meta::Metadata>,
+    language: std::sync::OnceLock<Option<Language>>,
 }
 
 impl Extraction {
@@ -129,6 +131,7 @@ impl Extraction {
             no_content,
             text,
             metadata: std::sync::OnceLock::new(),
+            language: std::sync::OnceLock::new(),
         }
     }
 
@@ -181,6 +184,17 @@ impl Extraction {
     pub fn metadata(&self) -> &chaff_meta::Metadata {
         self.metadata
             .get_or_init(|| chaff_meta::extract(&self.doc, self.url.as_deref()))
+    }
+
+    /// The language of the extracted text ([`crate::language::detect`]: identified from
+    /// the text, the page's declaration deciding when the text is too short to tell); read
+    /// on first use.
+    pub fn language(&self) -> Option<&Language> {
+        self.language
+            .get_or_init(|| {
+                crate::language::detect(&self.text, self.metadata().language.as_deref())
+            })
+            .as_ref()
     }
 
     /// The fused labels, one per node of [`Extraction::document`].
@@ -308,6 +322,9 @@ impl Extraction {
             }
             if let Ok(meta) = serde_json::to_value(self.metadata()) {
                 obj.insert("metadata".into(), meta);
+            }
+            if let Some(Ok(lang)) = self.language().map(serde_json::to_value) {
+                obj.insert("language".into(), lang);
             }
             obj.insert("methods".into(), self.methods_record());
             let warnings = self.warnings();

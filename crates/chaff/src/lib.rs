@@ -51,6 +51,7 @@ mod error;
 mod extraction;
 mod extractor;
 pub mod fuse;
+pub mod language;
 mod learner;
 mod load;
 pub mod profile;

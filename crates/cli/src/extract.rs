@@ -49,6 +49,10 @@ pub struct ExtractArgs {
     /// several pages).
     #[arg(short, long, value_name = "DIR")]
     output: Option<PathBuf>,
+    /// Keep only pages whose main text is in this language (ISO 639-1 or 639-3 code: `de`,
+    /// `deu`), identified from the extracted text, else as the page declares it.
+    #[arg(long, value_name = "LANG", value_parser = parse_language)]
+    target_language: Option<String>,
     /// Add every node's label and score to JSON records (`nodes`).
     #[arg(long)]
     labels: bool,
@@ -114,6 +118,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         labels: args.labels,
     };
     let sink = Sink {
+        language: args.target_language.clone(),
         dedup: args
             .dedup
             .then(|| chaff_dedup::Seen::new(Default::default())),
@@ -237,6 +242,8 @@ struct Sink {
     jsonl: Option<JsonlWriter<std::io::StdoutLock<'static>>>,
     single: Option<String>,
     dedup: Option<chaff_dedup::Seen<String>>,
+    language: Option<String>,
+    off_language: usize,
 }
 
 impl Sink {
@@ -248,6 +255,12 @@ impl Sink {
         extraction: &chaff::Extraction,
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
+        if let Some(lang) = &self.language
+            && !extraction.language().is_some_and(|l| l.is(lang))
+        {
+            self.off_language += 1;
+            return Ok(WriteOutcome::Written);
+        }
         let duplicate_of = self
             .dedup
             .as_mut()
@@ -283,6 +296,11 @@ impl Sink {
     }
 
     fn finish(mut self) -> anyhow::Result<Status> {
+        if let (Some(lang), n @ 1..) = (&self.language, self.off_language) {
+            common::warn(format!(
+                "{n} pages left out: their main text is not in '{lang}'"
+            ));
+        }
         if let Some(w) = self.jsonl.as_mut() {
             w.flush()?;
         }
@@ -305,4 +323,10 @@ impl Sink {
         }
         Ok(self.status)
     }
+}
+
+/// A language code for --target-language.
+fn parse_language(code: &str) -> Result<String, String> {
+    chaff::language::canonical(code)
+        .ok_or_else(|| format!("'{code}' is not a language code (ISO 639-1 or 639-3: de, deu)"))
 }

@@ -22,6 +22,7 @@ mod crawl_bench;
 mod dedup_eval;
 mod eval;
 mod forest_eval;
+mod language;
 mod menu;
 mod menu_cmd;
 mod pagelevel;
@@ -67,6 +68,9 @@ enum Command {
     Xpath(xpath::XPathArgs),
     /// Near-duplicate detection on synthetic sites, on whole pages and on extracted text.
     Dedup(dedup_eval::DedupArgs),
+    /// How `chaff extract --target-language` decides pages' languages, against whatlang on
+    /// the whole extracted text.
+    Language(language::LanguageArgs),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
         Command::Menu(args) => menu_cmd::run(args),
         Command::Xpath(args) => xpath::run(args),
         Command::Dedup(args) => dedup_eval::run(args),
+        Command::Language(args) => language::run(args),
     };
     match result {
         Ok(status) => status.into(),
