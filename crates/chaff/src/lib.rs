@@ -111,7 +111,7 @@ pub mod methods {
     /// The content model: a classifier of text nodes trained on human gold text.
     pub mod content {
         pub use chaff_content::{
-            ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD,
+            ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE, FAVOR_RECALL_THRESHOLD,
             Units, labels,
         };
     }

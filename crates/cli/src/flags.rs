@@ -9,7 +9,8 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use chaff::methods::align::{self, AlignMethod};
 use chaff::methods::content::{
-    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD,
+    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
+    FAVOR_RECALL_THRESHOLD,
 };
 use chaff::methods::forest::{self, FeedItems, ForestMethod};
 use chaff::methods::menu::{MenuMethod, MenuParams};
@@ -52,10 +53,10 @@ pub struct ModelArgs {
     #[arg(long)]
     no_smooth: bool,
     /// The smoothing constant c in the penalty c·A/Ai (default: the model's, 0.01).
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", value_parser = non_negative)]
     c: Option<f64>,
     /// Smoothed templateness at or above which a node is template (default: the model's).
-    #[arg(long, value_name = "SCORE")]
+    #[arg(long, value_name = "SCORE", value_parser = share)]
     threshold: Option<f64>,
     /// Weigh every node once in the smoothing's distance, as the paper does (default: by
     /// the words each node holds itself).
@@ -75,24 +76,11 @@ impl ModelArgs {
 
     /// The model: the file given, or the built-in one.
     pub fn load(&self) -> anyhow::Result<PageModel> {
-        match &self.model {
-            Some(path) => Ok(PageModel::load(path)?),
-            None => Ok(PageModel::builtin()?.clone()),
-        }
+        Ok(PageModel::load_or_builtin(self.model.as_deref())?)
     }
 
-    /// How to apply it, checked.
+    /// How to apply it.
     pub fn apply(&self) -> anyhow::Result<ApplyOptions> {
-        if let Some(c) = self.c
-            && !(c.is_finite() && c >= 0.0)
-        {
-            bail!("--c must be a non-negative number");
-        }
-        if let Some(t) = self.threshold
-            && !(0.0..=1.0).contains(&t)
-        {
-            bail!("--threshold must be between 0 and 1");
-        }
         Ok(ApplyOptions {
             smooth: !self.no_smooth,
             c: self.c,
@@ -123,8 +111,9 @@ pub enum ForestRanking {
 #[derive(Args, Clone, Debug)]
 pub struct ForestArgs {
     /// FOREST: signifiers per page (top-k tf-idf terms), 1 to 64.
-    #[arg(long, default_value_t = forest::DEFAULT_KEYWORDS, value_name = "K")]
-    keywords: usize,
+    #[arg(long, default_value_t = forest::DEFAULT_KEYWORDS as u64, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    keywords: u64,
     /// FOREST: rank patterns by the COVERAGE baseline instead of informativeness.
     #[arg(long)]
     coverage: bool,
@@ -160,9 +149,6 @@ pub struct ForestArgs {
 impl ForestArgs {
     /// The learner's configuration.
     pub fn config(&self) -> anyhow::Result<forest::ForestConfig> {
-        if !(1..=64).contains(&self.keywords) {
-            bail!("--keywords must be between 1 and 64, got {}", self.keywords);
-        }
         use forest::Ranking;
         let ranking = match (self.coverage, self.forest_ranking) {
             (true, _) | (_, ForestRanking::Coverage) => Ranking::Coverage,
@@ -171,7 +157,7 @@ impl ForestArgs {
             (_, ForestRanking::Unexpectedness) => Ranking::Unexpectedness,
         };
         Ok(forest::ForestConfig {
-            keywords: self.keywords,
+            keywords: self.keywords as usize,
             ranking,
             attributes: if self.full_attributes {
                 forest::AttributeForm::Full
@@ -205,11 +191,11 @@ impl ForestArgs {
 #[derive(Args, Clone, Debug)]
 pub struct AlignArgs {
     /// Alignment: keep template tokens found on at least this share of the sample pages.
-    #[arg(long, default_value_t = align::DEFAULT_KEEP, value_name = "SHARE")]
+    #[arg(long, default_value_t = align::DEFAULT_KEEP, value_name = "SHARE", value_parser = positive_share)]
     keep: f64,
     /// Alignment: remove page tokens aligned to template tokens of at least this confidence
     /// (default: --keep).
-    #[arg(long, value_name = "SHARE")]
+    #[arg(long, value_name = "SHARE", value_parser = share)]
     min_confidence: Option<f64>,
     /// Alignment: the seed of the page sample.
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -229,17 +215,10 @@ impl AlignArgs {
         if pages < 2 {
             bail!("the alignment method needs at least 2 sample pages, got {pages}");
         }
-        if !(self.keep > 0.0 && self.keep <= 1.0) {
-            bail!("--keep must be above 0 and at most 1, got {}", self.keep);
-        }
-        let min_confidence = self.min_confidence.unwrap_or(self.keep);
-        if !(0.0..=1.0).contains(&min_confidence) {
-            bail!("--min-confidence must be between 0 and 1, got {min_confidence}");
-        }
         Ok(align::AlignConfig {
             pages,
             keep: self.keep,
-            min_confidence,
+            min_confidence: self.min_confidence.unwrap_or(self.keep),
             seed: self.align_seed,
             tokens: align::TokenOptions {
                 mask_digits: !self.keep_digits,
@@ -296,8 +275,8 @@ pub struct SuffixArgs {
     link_gap: Option<u32>,
     /// Text view: keep a line whole when matches cover less than this share of it (default
     /// 0.5; 0 removes every match).
-    #[arg(long, value_name = "SHARE")]
-    line_coverage: Option<f32>,
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    line_coverage: Option<f64>,
     /// Text view: no locality rules; remove every match and merge intervals across
     /// --merge-gap only, as the thesis prints the method.
     #[arg(long)]
@@ -350,10 +329,7 @@ impl SuffixArgs {
             config.clean.link_gap = g;
         }
         if let Some(c) = args.line_coverage {
-            if !(0.0..=1.0).contains(&c) {
-                bail!("--line-coverage must be between 0 and 1");
-            }
-            config.clean.line_coverage = c;
+            config.clean.line_coverage = c as f32;
         }
         Ok(config)
     }
@@ -426,6 +402,8 @@ pub enum DecideArg {
     Node,
     /// Each block, whole.
     Block,
+    /// Each block, kept whole when any of its text nodes is.
+    BlockMax,
 }
 
 /// The page-level methods' options.
@@ -440,19 +418,21 @@ pub struct PageMethodArgs {
     pub content_model: Option<PathBuf>,
     /// Probability of content at or above which the content model keeps a text node
     /// (default: the model's).
-    #[arg(long, value_name = "P", conflicts_with_all = ["favor_precision", "favor_recall"])]
-    pub content_threshold: Option<f32>,
+    #[arg(long, value_name = "P", value_parser = share,
+          conflicts_with_all = ["favor_precision", "favor_recall"])]
+    pub content_threshold: Option<f64>,
     /// Keep less: fewer boilerplate words, more content missed (the content model's
     /// threshold moved to a point chosen on training data).
     #[arg(long, conflicts_with = "favor_recall")]
     pub favor_precision: bool,
-    /// Keep more: more of the content, more boilerplate with it.
+    /// Keep more: more of the content, more boilerplate with it (a lower threshold, and a
+    /// block kept whole when any of its text nodes is).
     #[arg(long)]
     pub favor_recall: bool,
     /// Decide per text node (default) or per block (a block's text nodes kept or dropped
-    /// together, on their mean probability).
-    #[arg(long, value_enum, default_value_t = DecideArg::Node)]
-    pub content_decide: DecideArg,
+    /// together, on their mean or their largest probability).
+    #[arg(long, value_enum)]
+    pub content_decide: Option<DecideArg>,
     /// The page-level classifier's options (with `--classifier pagelevel`).
     #[command(flatten)]
     pub model: ModelArgs,
@@ -494,11 +474,6 @@ impl PageMethodArgs {
                 vec!["pagelevel"]
             }
             Classifier::Content => {
-                if let Some(t) = self.content_threshold
-                    && !(0.0..=1.0).contains(&t)
-                {
-                    bail!("--content-threshold must be between 0 and 1");
-                }
                 registry.register(ContentMethod {
                     model: Arc::new(self.load_content_model()?),
                     threshold: if self.favor_precision {
@@ -506,11 +481,13 @@ impl PageMethodArgs {
                     } else if self.favor_recall {
                         Some(FAVOR_RECALL_THRESHOLD)
                     } else {
-                        self.content_threshold
+                        self.content_threshold.map(|t| t as f32)
                     },
                     decide: match self.content_decide {
-                        DecideArg::Node => Decide::Node,
-                        DecideArg::Block => Decide::Block,
+                        None if self.favor_recall => FAVOR_RECALL_DECIDE,
+                        None | Some(DecideArg::Node) => Decide::Node,
+                        Some(DecideArg::Block) => Decide::Block,
+                        Some(DecideArg::BlockMax) => Decide::BlockMax,
                     },
                 });
                 vec!["content"]
@@ -518,7 +495,7 @@ impl PageMethodArgs {
         };
         if self.menu || self.menu_params.is_some() {
             registry.register(MenuMethod {
-                params: load_menu_params(self.menu_params.as_ref())?,
+                params: MenuParams::load_or_default(self.menu_params.as_deref())?,
             });
             names.push("menu");
         }
@@ -529,17 +506,33 @@ impl PageMethodArgs {
 impl PageMethodArgs {
     /// The content model: the file given, or the built-in one.
     pub fn load_content_model(&self) -> anyhow::Result<ContentModel> {
-        match &self.content_model {
-            Some(path) => Ok(ContentModel::load(path)?),
-            None => Ok(ContentModel::builtin()?.clone()),
-        }
+        Ok(ContentModel::load_or_builtin(
+            self.content_model.as_deref(),
+        )?)
     }
 }
 
-/// The menu detector's parameters from a file written by `train-menu`, or the defaults.
-pub fn load_menu_params(path: Option<&PathBuf>) -> anyhow::Result<MenuParams> {
-    Ok(path
-        .map(|p| MenuParams::load(p))
-        .transpose()?
-        .unwrap_or_default())
+/// A share: a number from 0 to 1.
+fn share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
+}
+
+/// A share above 0.
+fn positive_share(s: &str) -> Result<f64, String> {
+    share(s).and_then(|v| {
+        (v > 0.0)
+            .then_some(v)
+            .ok_or_else(|| "must be above 0".into())
+    })
+}
+
+/// A number at least 0.
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a non-negative number")),
+    }
 }

@@ -77,7 +77,8 @@ pub mod train;
 pub mod units;
 
 pub use model::{
-    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD, labels,
+    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
+    FAVOR_RECALL_THRESHOLD, labels,
 };
 pub use units::Units;
 

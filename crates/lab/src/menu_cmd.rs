@@ -43,7 +43,7 @@ pub fn run(args: MenuArgs) -> anyhow::Result<Status> {
     let params = if args.paper {
         MenuParams::PAPER
     } else {
-        chaff_cli::flags::load_menu_params(args.params.as_ref())?
+        chaff::methods::menu::MenuParams::load_or_default(args.params.as_deref())?
     };
     let load = LoadOptions {
         parse: args.input.parse_options(),

@@ -372,6 +372,11 @@ impl MenuParams {
         serde_json::from_str(text)
     }
 
+    /// The parameters of a file when one is named, else the defaults.
+    pub fn load_or_default(path: Option<&std::path::Path>) -> Result<MenuParams, MenuError> {
+        path.map_or_else(|| Ok(MenuParams::default()), MenuParams::load)
+    }
+
     /// Reads and checks a parameters file (as `train-menu` writes it).
     pub fn load(path: &std::path::Path) -> Result<MenuParams, MenuError> {
         let name = || path.display().to_string();

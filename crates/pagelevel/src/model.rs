@@ -67,6 +67,14 @@ pub struct TrainedOn {
 const DEFAULT_MODEL_JSON: &str = include_str!("../model/default.json");
 
 impl PageModel {
+    /// The model of a file when one is named, else the built-in one.
+    pub fn load_or_builtin(path: Option<&std::path::Path>) -> Result<PageModel, Error> {
+        match path {
+            Some(path) => PageModel::load(path),
+            None => PageModel::builtin().cloned(),
+        }
+    }
+
     /// Reads and checks a model file.
     pub fn load(path: &std::path::Path) -> Result<PageModel, Error> {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
