@@ -5,8 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use chaff::corpus::{JsonlWriter, OutputNames, Page, WriteOutcome, atomic_write};
+use chaff::corpus::{Page, PageSink, WriteOutcome};
 use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteFrom};
 use clap::Args;
 use rayon::prelude::*;
@@ -145,7 +144,7 @@ fn learn_sites(
     }
     let mut store = ProfileStore::new();
     for profile in learned.profiles {
-        eprintln!("chaff: learned {}", crate::learn::summary(&profile));
+        eprintln!("chaff: learned {}", profile.summary());
         store.insert(profile);
     }
     Ok(store)
@@ -187,14 +186,16 @@ fn write_extracted(
     mut sink: Sink,
     quiet: bool,
 ) -> anyhow::Result<Status> {
-    if let Some(dir) = out.dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    let stdout = std::io::stdout().lock();
+    let mut dest = match out.dir {
+        Some(dir) => PageSink::folder(dir, stdout)?,
+        None => PageSink::stream(stdout, "standard output"),
+    };
     let mut pages = pages.peekable();
     let progress = Progress::new(quiet, "extracting");
     while pages.peek().is_some() {
         let batch: Vec<PageItem> = pages.by_ref().take(BATCH).collect();
-        let only_one = sink.seen == 0 && batch.len() == 1 && pages.peek().is_none();
+        let alone = sink.seen == 0 && batch.len() == 1 && pages.peek().is_none();
         sink.seen += batch.len();
         let results: Vec<_> = batch
             .into_par_iter()
@@ -212,11 +213,11 @@ fn write_extracted(
             .collect();
         for r in results {
             match r {
-                Ok((page, extraction)) => {
-                    for w in extraction.warnings() {
-                        progress.warn(format!("{}: {w}", extraction.source()));
+                Ok((page, e)) => {
+                    for w in e.warnings() {
+                        progress.warn(format!("{}: {w}", e.source()));
                     }
-                    if sink.write(out, only_one, &page, &extraction)? == WriteOutcome::Closed {
+                    if sink.write(&mut dest, out, alone, &page, &e)? == WriteOutcome::Closed {
                         progress.finish();
                         return Ok(sink.status);
                     }
@@ -229,34 +230,33 @@ fn write_extracted(
         }
     }
     progress.finish();
+    dest.finish()?;
     sink.finish()
 }
 
-/// The output side of [`write_extracted`].
+/// What [`write_extracted`] filters and counts.
 #[derive(Default)]
 struct Sink {
     status: Status,
-    names: OutputNames,
     written: usize,
     seen: usize,
-    jsonl: Option<JsonlWriter<std::io::StdoutLock<'static>>>,
-    single: Option<String>,
     dedup: Option<chaff_dedup::Seen<String>>,
     language: Option<String>,
     off_language: usize,
 }
 
 impl Sink {
-    fn write(
+    fn write<W: Write>(
         &mut self,
+        dest: &mut PageSink<W>,
         out: &Output<'_>,
-        only_one: bool,
+        alone: bool,
         page: &Page,
-        extraction: &chaff::Extraction,
+        e: &chaff::Extraction,
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
         if let Some(lang) = &self.language
-            && !extraction.language().is_some_and(|l| l.is(lang))
+            && !e.language().is_some_and(|l| l.is(lang))
         {
             self.off_language += 1;
             return Ok(WriteOutcome::Written);
@@ -264,56 +264,24 @@ impl Sink {
         let duplicate_of = self
             .dedup
             .as_mut()
-            .and_then(|d| d.duplicate_of(extraction.source().to_string(), extraction.text()));
+            .and_then(|d| d.duplicate_of(e.source().to_string(), e.text()));
         if let Some(kept) = duplicate_of {
-            if out.dir.is_some() {
-                return Ok(WriteOutcome::Written);
-            }
-            let mut record = out.record(extraction);
+            let mut record = out.record(e);
             if let Some(obj) = record.as_object_mut() {
                 obj.remove("text");
                 obj.insert("duplicate_of".into(), kept.into());
             }
-            let w = self
-                .jsonl
-                .get_or_insert_with(|| JsonlWriter::new(std::io::stdout().lock(), "stdout"));
-            return Ok(w.write(&record)?);
+            return Ok(dest.record_only(&record)?);
         }
-        if let Some(dir) = out.dir {
-            let name = self
-                .names
-                .name(page, self.written - 1, out.format.extension());
-            atomic_write(dir.join(&name), out.render(extraction).as_bytes())?;
-        } else if only_one {
-            self.single = Some(out.render(extraction));
-        } else {
-            let w = self
-                .jsonl
-                .get_or_insert_with(|| JsonlWriter::new(std::io::stdout().lock(), "stdout"));
-            return Ok(w.write(&out.record(extraction))?);
-        }
-        Ok(WriteOutcome::Written)
+        let ext = out.format.extension();
+        Ok(dest.page(page, ext, alone, || out.render(e), || out.record(e))?)
     }
 
-    fn finish(mut self) -> anyhow::Result<Status> {
+    fn finish(self) -> anyhow::Result<Status> {
         if let (Some(lang), n @ 1..) = (&self.language, self.off_language) {
             common::warn(format!(
                 "{n} pages left out: their main text is not in '{lang}'"
             ));
-        }
-        if let Some(w) = self.jsonl.as_mut() {
-            w.flush()?;
-        }
-        if let Some(text) = self.single {
-            let mut out = std::io::stdout().lock();
-            match out
-                .write_all(text.as_bytes())
-                .and_then(|_| out.write_all(b"\n"))
-                .and_then(|_| out.flush())
-            {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other?,
-            }
         }
         if self.seen == 0 {
             anyhow::bail!("no pages found in the inputs");

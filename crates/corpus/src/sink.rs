@@ -1,4 +1,5 @@
-//! Outputs: files written atomically, safe file names, JSON Lines.
+//! Outputs: files written atomically, safe file names, JSON Lines, and the [`PageSink`]
+//! that sends a run's pages to a folder or a stream.
 //!
 //! Output names are derived from URLs and file names, which come from the
 //! web and are hostile until proven otherwise; [`output_name`] makes them
@@ -6,7 +7,7 @@
 
 use std::collections::HashSet;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -320,6 +321,18 @@ impl<W: Write> JsonlWriter<W> {
         self.outcome(result)
     }
 
+    /// Writes `text` as it is, and a newline: a single page's content, not a record.
+    pub fn write_text(&mut self, text: &str) -> Result<WriteOutcome, CorpusError> {
+        if self.closed {
+            return Ok(WriteOutcome::Closed);
+        }
+        let result = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.write_all(b"\n"));
+        self.outcome(result)
+    }
+
     /// Flushes the stream.
     pub fn flush(&mut self) -> Result<WriteOutcome, CorpusError> {
         if self.closed {
@@ -346,6 +359,90 @@ impl<W: Write> JsonlWriter<W> {
                 source,
             }),
         }
+    }
+}
+
+/// Where a run's pages go: one file per page into a folder (written atomically, named
+/// after the page), or a stream: the content of a run's only page as it is, the records of
+/// several as JSON Lines.
+#[derive(Debug)]
+pub struct PageSink<W: Write> {
+    dir: Option<PathBuf>,
+    names: OutputNames,
+    stream: JsonlWriter<W>,
+    single: Option<String>,
+    pages: usize,
+}
+
+impl<W: Write> PageSink<W> {
+    /// Pages into files of `dir` (created if missing); `stream` gets records only
+    /// ([`PageSink::record_only`]).
+    pub fn folder(dir: &Path, stream: W) -> Result<Self, CorpusError> {
+        std::fs::create_dir_all(dir).map_err(|source| CorpusError::Write {
+            target: dir.display().to_string(),
+            source,
+        })?;
+        let mut sink = PageSink::stream(stream, "standard output");
+        sink.dir = Some(dir.to_path_buf());
+        Ok(sink)
+    }
+
+    /// Pages onto a stream named `name` in errors.
+    pub fn stream(out: W, name: &str) -> Self {
+        PageSink {
+            dir: None,
+            names: OutputNames::new(),
+            stream: JsonlWriter::new(out, name),
+            single: None,
+            pages: 0,
+        }
+    }
+
+    /// Whether pages go into files.
+    pub fn is_folder(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// One page: its `content` into a file named after it with extension `ext`; on the
+    /// stream, its `record`, or, when it is the run's only page (`alone`), its `content`,
+    /// held until [`PageSink::finish`].
+    pub fn page(
+        &mut self,
+        page: &Page,
+        ext: &str,
+        alone: bool,
+        content: impl FnOnce() -> String,
+        record: impl FnOnce() -> serde_json::Value,
+    ) -> Result<WriteOutcome, CorpusError> {
+        self.pages += 1;
+        if let Some(dir) = &self.dir {
+            let name = self.names.name(page, self.pages - 1, ext);
+            atomic_write(dir.join(name), content().as_bytes())?;
+            Ok(WriteOutcome::Written)
+        } else if alone {
+            self.single = Some(content());
+            Ok(WriteOutcome::Written)
+        } else {
+            self.stream.write(&record())
+        }
+    }
+
+    /// A record that stands for a page without its content (a duplicate of another): on
+    /// the stream only; a folder gets no file for it.
+    pub fn record_only(&mut self, record: &serde_json::Value) -> Result<WriteOutcome, CorpusError> {
+        self.pages += 1;
+        if self.dir.is_some() {
+            return Ok(WriteOutcome::Written);
+        }
+        self.stream.write(record)
+    }
+
+    /// Writes what was held and flushes.
+    pub fn finish(mut self) -> Result<WriteOutcome, CorpusError> {
+        if let Some(text) = self.single.take() {
+            self.stream.write_text(&text)?;
+        }
+        self.stream.flush()
     }
 }
 

@@ -388,6 +388,27 @@ fn folder_key(folder: &Path) -> Option<String> {
     Some(name)
 }
 
+/// A site key as a safe file-name stem: ASCII letters, digits, `.`, `-` and `_` kept, any
+/// other character `_`, no leading dot, at most 100 characters (`site` when nothing is left).
+pub fn site_file_stem(site: &str) -> String {
+    let s: String = site
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let s = s.trim_start_matches('.');
+    if s.is_empty() {
+        "site".to_string()
+    } else {
+        s.chars().take(100).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
