@@ -107,6 +107,45 @@ impl Profile {
         s
     }
 
+    /// The file name of a site's profile in a folder of profiles, as `learn --per-site`
+    /// writes them (`example.org.profile.json`); [`ProfileStore::open`](crate::ProfileStore::open)
+    /// reads any `.json` file of the folder.
+    pub fn file_name(site: &str) -> String {
+        format!("{}.profile.json", chaff_corpus::site_file_stem(site))
+    }
+
+    /// One line on what the profile holds: its site, its pages and, per method, the figure a
+    /// user checks first (expressions, template tokens, the content's path).
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .methods
+            .iter()
+            .map(|(name, model)| {
+                let count = |key: &str| model.get(key).and_then(|v| v.as_array()).map(Vec::len);
+                match (count("expressions"), count("template"), model.get("xpath")) {
+                    (Some(n), _, _) => format!("{name}: {n} expressions"),
+                    (_, Some(n), _) => format!("{name}: template of {n} tokens"),
+                    (_, _, Some(x)) => {
+                        format!("{name}: main content at {}", x.as_str().unwrap_or("?"))
+                    }
+                    _ => name.clone(),
+                }
+            })
+            .collect();
+        format!("{}: {} pages; {}", self.site, self.pages, parts.join("; "))
+    }
+
+    /// The regular expressions of the suffix method's model, if the profile has one.
+    pub fn suffix_regexes(&self) -> impl Iterator<Item = &str> {
+        self.methods
+            .get("suffix")
+            .and_then(|m| m.get("expressions"))
+            .and_then(|e| e.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.get("regex").and_then(|r| r.as_str()))
+    }
+
     /// Writes the profile atomically.
     pub fn save(&self, path: &Path) -> Result<(), Error> {
         chaff_corpus::atomic_write(path, self.to_json().as_bytes())?;

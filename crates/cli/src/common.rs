@@ -254,23 +254,3 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
-
-/// A site key as a safe file-name stem.
-pub fn site_file_stem(site: &str) -> String {
-    let s: String = site
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let s = s.trim_start_matches('.');
-    if s.is_empty() {
-        "site".to_string()
-    } else {
-        s.chars().take(100).collect()
-    }
-}

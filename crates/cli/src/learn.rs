@@ -1,6 +1,6 @@
 //! `chaff learn`: pages of a site in, a site profile out (or one per site).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use chaff::{Learned, Learner, Profile, SiteChoice};
@@ -73,12 +73,12 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
     for profile in &learned.profiles {
         if let Some(out) = &args.output {
             let path = if args.per_site {
-                profile_path(out, &profile.site)
+                out.join(Profile::file_name(&profile.site))
             } else {
                 out.clone()
             };
             profile.save(&path)?;
-            eprintln!("chaff: {} -> {}", summary(profile), path.display());
+            eprintln!("chaff: {} -> {}", profile.summary(), path.display());
         }
         if args.print_regexes {
             print_regexes(profile)?;
@@ -109,46 +109,11 @@ fn report(learned: &Learned) -> Status {
     status
 }
 
-/// One line on what a profile holds: per method, the figure a user checks first.
-pub fn summary(profile: &Profile) -> String {
-    let parts: Vec<String> = profile
-        .methods
-        .iter()
-        .map(|(name, model)| {
-            let count = |key: &str| model.get(key).and_then(|v| v.as_array()).map(Vec::len);
-            match (count("expressions"), count("template"), model.get("xpath")) {
-                (Some(n), _, _) => format!("{name}: {n} expressions"),
-                (_, Some(n), _) => format!("{name}: template of {n} tokens"),
-                (_, _, Some(x)) => format!("{name}: main content at {}", x.as_str().unwrap_or("?")),
-                _ => name.clone(),
-            }
-        })
-        .collect();
-    format!(
-        "{}: {} pages; {}",
-        profile.site,
-        profile.pages,
-        parts.join("; ")
-    )
-}
-
 fn print_regexes(profile: &Profile) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let expressions = profile
-        .methods
-        .get("suffix")
-        .and_then(|m| m.get("expressions"))
-        .and_then(|e| e.as_array());
-    for e in expressions.into_iter().flatten() {
-        if let Some(re) = e.get("regex").and_then(|r| r.as_str()) {
-            writeln!(out, "{re}")?;
-        }
+    for re in profile.suffix_regexes() {
+        writeln!(out, "{re}")?;
     }
     Ok(())
-}
-
-/// The path of a site's profile in a per-site folder.
-pub fn profile_path(dir: &Path, site: &str) -> PathBuf {
-    dir.join(format!("{}.profile.json", common::site_file_stem(site)))
 }

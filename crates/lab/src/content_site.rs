@@ -194,7 +194,7 @@ pub(crate) fn site_examples(
     site: &str,
     sources: &[SiteSource],
 ) -> anyhow::Result<(Examples, Vec<String>)> {
-    let folder = chaff_cli::common::site_file_stem(site).replace('.', "_");
+    let folder = chaff::corpus::site_file_stem(site).replace('.', "_");
     let read: Vec<Read> = sources.iter().filter_map(|s| read(s, &folder)).collect();
     if read.is_empty() {
         return Ok((

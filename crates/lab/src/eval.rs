@@ -385,7 +385,7 @@ fn gold_page_as_input(site: &str, g: &GoldPage) -> Result<Page, chaff::corpus::C
         // Dots replaced: a folder named like a host is keyed by its registrable domain, which
         // would merge the set's sites that share one (blogs.x.com and www.x.com).
         folder: Some(PathBuf::from(
-            common::site_file_stem(site).replace('.', "_"),
+            chaff::corpus::site_file_stem(site).replace('.', "_"),
         )),
         media: Media::Html,
     })
