@@ -209,7 +209,7 @@ pub fn crawl_with_progress(
                 bar.set_message(format!(
                     "{} pages, {}, {} errors, {} HTTP 4xx/5xx, {} queued, {} in flight",
                     get(&stats.stored),
-                    human_bytes(get(&stats.bytes)),
+                    chaff_crawl::human_bytes(get(&stats.bytes)),
                     get(&stats.errors),
                     get(&stats.http_errors),
                     get(&stats.queued),
@@ -228,41 +228,12 @@ pub fn crawl_with_progress(
 }
 
 fn print_summary(s: &Summary, out: &std::path::Path) {
-    let secs = s.elapsed.as_secs_f64().max(1e-9);
-    eprintln!(
-        "chaff: crawled {} responses ({} pages 2xx) from {} hosts, {} in {:.1} s ({:.0} responses/s); \
-         {} errors, {} HTTP 4xx/5xx, {} retries, {} excluded by robots.txt, {} over limits, {} of other types; \
-         {} URLs seen, {} left; wrote {}",
-        s.stored,
-        s.pages_ok,
-        s.hosts,
-        human_bytes(s.bytes),
-        secs,
-        s.stored as f64 / secs,
-        s.errors,
-        s.http_errors,
-        s.retries,
-        s.robots_excluded,
-        s.limited,
-        s.skipped_type,
-        s.seen,
-        s.left,
-        out.display()
-    );
+    eprintln!("chaff: crawled {s}; wrote {}", out.display());
     for e in &s.first_errors {
         eprintln!("chaff:   {e}");
     }
     let problems = (s.errors + s.http_errors) as usize;
     if problems > s.first_errors.len() {
         eprintln!("chaff:   ... and {} more", problems - s.first_errors.len());
-    }
-}
-
-fn human_bytes(n: u64) -> String {
-    match n {
-        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
-        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
-        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
-        n => format!("{n} B"),
     }
 }

@@ -3,13 +3,12 @@
 //! redirects, retries), so a page arrives as a crawl would store it, with its final URL and
 //! its declared charset. Only the command line fetches; the library never does.
 
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use chaff_crawl::{CrawlConfig, Seed, parse_duration};
+use chaff_crawl::{CrawlConfig, Seed, parse_duration, read_url_list};
 use clap::Args;
 
 use crate::common::warn;
@@ -63,7 +62,9 @@ impl FetchArgs {
     ) -> anyhow::Result<Option<Fetched>> {
         let listed = match &self.urls {
             None => Vec::new(),
-            Some(path) => read_list(path)?,
+            Some(path) => std::fs::File::open(path)
+                .and_then(|f| read_url_list(std::io::BufReader::new(f)))
+                .with_context(|| format!("cannot read the URL list {}", path.display()))?,
         };
         if urls.is_empty() && listed.is_empty() {
             return Ok(None);
@@ -71,16 +72,12 @@ impl FetchArgs {
         let dir = tempfile::tempdir().context("cannot create a temporary folder for fetching")?;
         let warc = dir.path().join("fetched.warc.gz");
         let config = CrawlConfig {
-            out: warc.clone(),
-            max_depth: 0,
             delay: self.delay,
             robots: !self.ignore_robots,
             timeout: self.timeout,
             max_retries: self.retries,
             retry_backoff: Duration::from_secs(1),
-            max_body_bytes: max_bytes,
-            max_reported_errors: usize::MAX,
-            ..CrawlConfig::default()
+            ..CrawlConfig::page_list(warc.clone(), max_bytes)
         };
         let seeds = urls.into_iter().chain(listed).map(Seed::Page);
         let summary = crate::crawl::crawl_with_progress(config, seeds, quiet, Arc::default())?;
@@ -94,19 +91,4 @@ impl FetchArgs {
             failures: summary.first_errors.len(),
         }))
     }
-}
-
-/// The URLs of a list file: one per line, blank lines and `#` lines skipped.
-fn read_list(path: &Path) -> anyhow::Result<Vec<String>> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot read the URL list {}", path.display()))?;
-    let mut urls = Vec::new();
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line.with_context(|| format!("cannot read the URL list {}", path.display()))?;
-        let url = line.trim();
-        if !url.is_empty() && !url.starts_with('#') {
-            urls.push(url.to_string());
-        }
-    }
-    Ok(urls)
 }

@@ -106,6 +106,34 @@ impl Default for CrawlConfig {
     }
 }
 
+impl CrawlConfig {
+    /// Fetches exactly the pages given, into `out`: no link followed (redirects still
+    /// are), every URL that gives no page kept in [`Summary::first_errors`], and the body
+    /// cap at `max_body_bytes`.
+    pub fn page_list(out: PathBuf, max_body_bytes: u64) -> CrawlConfig {
+        CrawlConfig {
+            out,
+            max_depth: 0,
+            max_body_bytes,
+            max_reported_errors: usize::MAX,
+            ..CrawlConfig::default()
+        }
+    }
+}
+
+/// The URLs of a list: one per line, blank lines and `#` lines skipped, the rest trimmed.
+pub fn read_url_list(reader: impl std::io::BufRead) -> std::io::Result<Vec<String>> {
+    let mut urls = Vec::new();
+    for line in reader.lines() {
+        let line = line?;
+        let url = line.trim();
+        if !url.is_empty() && !url.starts_with('#') {
+            urls.push(url.to_string());
+        }
+    }
+    Ok(urls)
+}
+
 /// Where the crawl starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seed {
@@ -183,6 +211,43 @@ pub struct Summary {
     /// The first errors (up to [`CrawlConfig::max_reported_errors`]), as `url: message`:
     /// URLs given up on, HTTP error statuses, seeds robots.txt disallows.
     pub first_errors: Vec<String>,
+}
+
+impl std::fmt::Display for Summary {
+    /// What a crawl did, on one line: responses, hosts, bytes, rate and every kind of
+    /// problem, counted.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        write!(
+            f,
+            "{} responses ({} pages 2xx) from {} hosts, {} in {secs:.1} s ({:.0} responses/s); \
+             {} errors, {} HTTP 4xx/5xx, {} retries, {} excluded by robots.txt, {} over limits, \
+             {} of other types; {} URLs seen, {} left",
+            self.stored,
+            self.pages_ok,
+            self.hosts,
+            human_bytes(self.bytes),
+            self.stored as f64 / secs,
+            self.errors,
+            self.http_errors,
+            self.retries,
+            self.robots_excluded,
+            self.limited,
+            self.skipped_type,
+            self.seen,
+            self.left,
+        )
+    }
+}
+
+/// A byte count for people: `512 B`, `3.2 KiB`, `1.5 MiB`, `2.0 GiB`.
+pub fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
 }
 
 /// Why a crawl could not run.

@@ -41,6 +41,7 @@ mod crawler;
 
 pub use crawler::{
     CrawlConfig, CrawlError, ROBOTS_AGENT, Seed, Stats, Summary, USER_AGENT, crawl, crawl_async,
+    human_bytes, read_url_list,
 };
 pub use duration::parse_duration;
 pub use sources::FeedItem;

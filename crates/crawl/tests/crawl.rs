@@ -587,3 +587,26 @@ fn a_list_of_pages_names_every_failure() {
     assert_eq!(fetched, ["/a", "/b", "/missing", "/moved", "/robots.txt"]);
     assert_eq!(summary.pages_ok, 2);
 }
+
+#[test]
+fn summaries_for_people() {
+    use chaff_crawl::human_bytes;
+    assert_eq!(human_bytes(512), "512 B");
+    assert_eq!(human_bytes(3 << 10), "3.0 KiB");
+    assert_eq!(human_bytes(3 << 19), "1.5 MiB");
+    assert_eq!(human_bytes(2 << 30), "2.0 GiB");
+    let s = Summary {
+        stored: 7,
+        pages_ok: 5,
+        http_errors: 2,
+        elapsed: Duration::from_secs(2),
+        ..Summary::default()
+    };
+    let line = s.to_string();
+    assert!(line.starts_with("7 responses (5 pages 2xx)"), "{line}");
+    assert!(
+        line.contains("(4 responses/s)") && line.contains("2 HTTP 4xx/5xx"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'));
+}
