@@ -8,6 +8,7 @@ mod learn;
 use std::process::ExitCode;
 
 use chaff_cli::{common, crawl};
+use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Separate what a web page says from the template it is wrapped in, learning each site's
@@ -56,7 +57,24 @@ fn man(command: Option<&str>) -> anyhow::Result<common::Status> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // Usage errors on one line, like every other error: the message's first
+            // paragraph, without clap's usage block.
+            let text = e.to_string();
+            let first = text.split("\n\n").next().unwrap_or_default();
+            let why = common::one_line(&first.strip_prefix("error: ").unwrap_or(first));
+            eprintln!("chaff: error: {why} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Extract(args) => extract::run(*args),
         Command::Learn(args) => learn::run(*args),

@@ -1,0 +1,242 @@
+//! What a user coming from trafilatura types (issue 21): pages fetched by URL from a
+//! loopback server the test starts (one URL, a list, redirects, robots.txt, a 404, a
+//! timeout), raw HTML on standard input, the JSON record, errors on one line, shell
+//! completions and manual pages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use chaff_crawl::testsite::{Reply, TestServer};
+
+fn chaff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chaff"))
+}
+
+fn run(args: &[&str]) -> Output {
+    chaff().args(args).output().expect("chaff runs")
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const ARTICLE: &str = "The harbour authority confirmed on Tuesday that the old lighthouse will be \
+    restored over the coming winter, with volunteers repainting the tower and engineers \
+    replacing the lamp that has been dark since the storm of last spring.";
+
+fn page(title: &str) -> String {
+    format!(
+        "<!doctype html><html lang=en><head><title>{title}</title></head><body>\
+         <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About us</a></nav>\
+         <article><h1>{title}</h1><p>{ARTICLE}</p><p>{ARTICLE}</p></article>\
+         <footer>Copyright Harbour News, all rights reserved</footer></body></html>"
+    )
+}
+
+fn site() -> TestServer {
+    TestServer::start(|path| match path {
+        "/robots.txt" => Reply::new(200, "text/plain", "User-agent: *\nDisallow: /private/\n"),
+        "/a" | "/b" | "/private/x" => Reply::html(page(path)),
+        "/latin1" => Reply::new(
+            200,
+            "text/html; charset=iso-8859-1",
+            b"<html><body><article><p>Caf\xe9 cr\xe8me, the harbour's own, is served \
+              every morning from seven until the boats come back in.</p></article></body></html>"
+                .to_vec(),
+        ),
+        "/moved" => Reply::redirect(301, "/b"),
+        "/slow" => Reply::html(page("slow")).with_delay(Duration::from_secs(3)),
+        _ => Reply::not_found(),
+    })
+    .expect("test server")
+}
+
+#[test]
+fn one_url_is_fetched_politely_and_extracted() {
+    let server = site();
+    let o = run(&["extract", "--delay", "0", &format!("{}/a", server.base())]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("lighthouse will be restored"));
+    assert!(!out(&o).contains("Copyright"));
+    let hits = server.hits();
+    assert_eq!(hits[0].path, "/robots.txt", "robots.txt first");
+    assert!(
+        hits.iter()
+            .all(|h| h.user_agent.starts_with("chaff-crawl/"))
+    );
+}
+
+#[test]
+fn a_list_with_redirects_robots_404_and_a_timeout() {
+    let server = site();
+    let dir = tempfile::tempdir().unwrap();
+    let base = server.base();
+    let list = dir.path().join("urls.txt");
+    let urls = ["/a", "/moved", "/missing", "/private/x", "/slow", "/latin1"];
+    let mut text = String::from("# pages to read\n\n");
+    for u in urls {
+        text.push_str(&format!("{base}{u}\n"));
+    }
+    std::fs::write(&list, text).unwrap();
+    let outdir = dir.path().join("out");
+    let fetch = ["--delay", "0", "--timeout", "1s", "--retries", "0", "-q"];
+    let o = run(&[
+        &[
+            "extract",
+            "--urls",
+            list.to_str().unwrap(),
+            "-f",
+            "json",
+            "-o",
+        ][..],
+        &[outdir.to_str().unwrap()],
+        &fetch[..],
+    ]
+    .concat());
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "some URLs gave no page: {}",
+        err(&o)
+    );
+    let e = err(&o);
+    for (url, why) in [
+        ("/missing", "HTTP 404"),
+        ("/private/x", "robots.txt"),
+        ("/slow", ""),
+    ] {
+        let line = e.lines().find(|l| l.contains(&format!("{base}{url}:")));
+        assert!(
+            line.is_some_and(|l| l.contains(why)),
+            "{url} not reported: {e}"
+        );
+    }
+    assert_eq!(e.lines().count(), 3, "one line per failure: {e}");
+    let mut records: Vec<serde_json::Value> = std::fs::read_dir(&outdir)
+        .unwrap()
+        .map(|f| serde_json::from_slice(&std::fs::read(f.unwrap().path()).unwrap()).unwrap())
+        .collect();
+    records.sort_by_key(|r| r["url"].as_str().unwrap_or("").to_string());
+    let got: Vec<&str> = records.iter().map(|r| r["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        got,
+        [
+            format!("{base}/a"),
+            format!("{base}/b"),
+            format!("{base}/latin1")
+        ]
+    );
+    assert_eq!(
+        records[1]["source"],
+        format!("{base}/b"),
+        "named by the final URL"
+    );
+    let latin = records[2]["text"].as_str().unwrap();
+    assert!(
+        latin.contains("Café crème"),
+        "the response's charset is used: {latin}"
+    );
+
+    // --ignore-robots reads what robots.txt disallows (for one's own sites).
+    let private = format!("{base}/private/x");
+    let o = run(&[&["extract", "--ignore-robots", &private][..], &fetch[..]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("lighthouse"));
+}
+
+#[test]
+fn nothing_fetched_is_a_one_line_error() {
+    let server = site();
+    let o = run(&[
+        "extract",
+        "--delay",
+        "0",
+        "-q",
+        &format!("{}/missing", server.base()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert_eq!(e.lines().count(), 2, "{e}");
+    assert!(e.contains("/missing: HTTP 404") && e.contains("no page could be fetched"));
+}
+
+#[test]
+fn raw_html_on_standard_input() {
+    let mut child = chaff()
+        .args(["extract", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let html = page("Piped");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(html.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(out(&o).contains("lighthouse will be restored"));
+    assert!(!out(&o).contains("About us"));
+}
+
+/// The record a user parses: provenance and text first, labels only with --labels.
+#[test]
+fn json_record_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lighthouse.html");
+    std::fs::write(&file, page("Lighthouse to shine again")).unwrap();
+    let o = run(&["extract", "-f", "json", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let mut record: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    record["source"] = "lighthouse.html".into();
+    record["site"] = "(folder)".into();
+    insta::assert_snapshot!(serde_json::to_string_pretty(&record).unwrap());
+    let o = run(&["extract", "-f", "json", "--labels", file.to_str().unwrap()]);
+    let labelled: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let nodes = labelled["nodes"].as_array().unwrap();
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n["tag"] == "nav" && n["role"] == "template")
+    );
+}
+
+#[test]
+fn errors_say_each_cause_once() {
+    let o = run(&["extract", "/no/such/page.html"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("/no/such/page.html"));
+    assert_eq!(e.matches("No such file").count(), 1, "{e}");
+    let o = run(&["extract", "--target-language", "klingon", "x.html"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("not a language code"));
+}
+
+#[test]
+fn completions_and_manual_pages() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = run(&["completions", shell]);
+        assert!(o.status.success(), "{shell}");
+        let script = out(&o);
+        assert!(
+            script.contains("extract") && script.contains("target-language"),
+            "{shell}"
+        );
+    }
+    assert!(out(&run(&["completions", "zsh"])).starts_with("#compdef chaff"));
+    let o = run(&["man"]);
+    assert!(out(&o).contains(".TH chaff 1"));
+    let o = run(&["man", "extract"]);
+    assert!(out(&o).contains(".TH chaff-extract 1") && out(&o).contains("favor\\-precision"));
+    let o = run(&["man", "nonesuch"]);
+    assert_eq!(o.status.code(), Some(2));
+}
