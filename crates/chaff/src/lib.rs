@@ -47,6 +47,7 @@
 //! # Ok::<(), chaff::Error>(())
 //! ```
 
+mod batch;
 mod error;
 mod extraction;
 mod extractor;
@@ -65,6 +66,7 @@ pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
 pub use chaff_extract::Format;
 pub use chaff_meta::{Metadata, PageType, Source as MetadataSource};
+pub use batch::{ExtractAll, Extracted};
 pub use error::Error;
 pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};
 pub use extractor::{Extractor, ExtractorBuilder, extract};

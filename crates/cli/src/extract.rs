@@ -8,12 +8,11 @@ use std::path::{Path, PathBuf};
 use chaff::corpus::{Page, PageSink, WriteOutcome};
 use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteFrom};
 use clap::Args;
-use rayon::prelude::*;
 
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
 use chaff_cli::flags::{FormatArg, MethodArgs, PageMethodArgs};
 
-/// Pages extracted in parallel per batch; output keeps input order.
+/// Pages extracted in parallel per batch ([`Extractor::extract_all`]).
 const BATCH: usize = 64;
 
 /// Arguments of `chaff extract`.
@@ -191,42 +190,26 @@ fn write_extracted(
         Some(dir) => PageSink::folder(dir, stdout)?,
         None => PageSink::stream(stdout, "standard output"),
     };
-    let mut pages = pages.peekable();
     let progress = Progress::new(quiet, "extracting");
-    while pages.peek().is_some() {
-        let batch: Vec<PageItem> = pages.by_ref().take(BATCH).collect();
-        let alone = sink.seen == 0 && batch.len() == 1 && pages.peek().is_none();
-        sink.seen += batch.len();
-        let results: Vec<_> = batch
-            .into_par_iter()
-            .map(|page| {
-                let page = page.map_err(chaff::Error::from)?;
-                let size = page.bytes.len() as u64;
-                let name_of = Page {
-                    bytes: Vec::new(),
-                    ..page.clone()
-                };
-                let extraction = ex.extract_page(page);
-                progress.page(size);
-                Ok::<_, chaff::Error>((name_of, extraction?))
-            })
-            .collect();
-        for r in results {
-            match r {
-                Ok((page, e)) => {
-                    for w in e.warnings() {
-                        progress.warn(format!("{}: {w}", e.source()));
-                    }
-                    if sink.write(&mut dest, out, alone, &page, &e)? == WriteOutcome::Closed {
-                        progress.finish();
-                        return Ok(sink.status);
-                    }
-                }
-                Err(e) => {
-                    progress.warn(&e);
-                    sink.status = Status::Partial;
-                }
+    let mut results = ex.extract_all(pages, BATCH).peekable();
+    while let Some(done) = results.next() {
+        let alone = sink.seen == 0 && results.peek().is_none();
+        sink.seen += 1;
+        progress.page(done.size);
+        let e = match done.result {
+            Ok(e) => e,
+            Err(e) => {
+                progress.warn(&e);
+                sink.status = Status::Partial;
+                continue;
             }
+        };
+        for w in e.warnings() {
+            progress.warn(format!("{}: {w}", e.source()));
+        }
+        if sink.write(&mut dest, out, alone, &done.page, &e)? == WriteOutcome::Closed {
+            progress.finish();
+            return Ok(sink.status);
         }
     }
     progress.finish();
