@@ -4,27 +4,29 @@
 //! Exit status 1 when some URLs could not be fetched at all (network errors, timeouts, size
 //! and redirect limits); responses with an HTTP error status are stored and only counted.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration};
-use clap::{Args, ValueEnum};
+use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration, url_lines};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::common::Status;
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ScopeArg {
-    /// The seed's host (and port).
-    Host,
-    /// Any host of the seed's registrable domain.
-    Domain,
-    /// URLs starting with the seed URL up to its last `/`.
-    Prefix,
+value_enum! {
+    /// [`ScopeKind`] on the command line.
+    enum ScopeArg => ScopeKind {
+        /// The seed's host (and port).
+        Host,
+        /// Any host of the seed's registrable domain.
+        Domain,
+        /// URLs starting with the seed URL up to its last `/`.
+        Prefix,
+    }
 }
 
 /// Arguments of `chaff crawl`.
@@ -121,11 +123,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         concurrency: args.concurrency.max(1),
         per_host_connections: args.per_host_connections.max(1),
         delay: args.delay,
-        scope: match args.scope {
-            ScopeArg::Host => ScopeKind::Host,
-            ScopeArg::Domain => ScopeKind::Domain,
-            ScopeArg::Prefix => ScopeKind::Prefix,
-        },
+        scope: args.scope.into(),
         max_depth: args.max_depth,
         max_pages_per_site: args.max_pages_per_site,
         max_pages: args.max_pages,
@@ -153,23 +151,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         .collect();
     let from_file: Box<dyn Iterator<Item = Seed> + Send> = match &args.seeds {
         None => Box::new(std::iter::empty()),
+        Some(path) if path.as_os_str() == "-" => {
+            Box::new(url_lines(std::io::BufReader::new(std::io::stdin())).map(Seed::Page))
+        }
         Some(path) => {
-            let reader: Box<dyn BufRead + Send> = if path.as_os_str() == "-" {
-                Box::new(std::io::BufReader::new(std::io::stdin()))
-            } else {
-                Box::new(std::io::BufReader::new(
-                    std::fs::File::open(path)
-                        .with_context(|| format!("cannot open seeds {}", path.display()))?,
-                ))
-            };
-            Box::new(
-                reader
-                    .lines()
-                    .map_while(Result::ok)
-                    .map(|l| l.trim().to_string())
-                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(Seed::Page),
-            )
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot open seeds {}", path.display()))?;
+            Box::new(url_lines(std::io::BufReader::new(file)).map(Seed::Page))
         }
     };
     let seeds = fixed.into_iter().chain(from_file);
@@ -205,16 +193,7 @@ pub fn crawl_with_progress(
         let bar = bar.clone();
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                let get = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
-                bar.set_message(format!(
-                    "{} pages, {}, {} errors, {} HTTP 4xx/5xx, {} queued, {} in flight",
-                    get(&stats.stored),
-                    chaff_crawl::human_bytes(get(&stats.bytes)),
-                    get(&stats.errors),
-                    get(&stats.http_errors),
-                    get(&stats.queued),
-                    get(&stats.in_flight)
-                ));
+                bar.set_message(stats.to_string());
                 bar.tick();
                 std::thread::sleep(Duration::from_millis(200));
             }

@@ -123,15 +123,38 @@ impl CrawlConfig {
 
 /// The URLs of a list: one per line, blank lines and `#` lines skipped, the rest trimmed.
 pub fn read_url_list(reader: impl std::io::BufRead) -> std::io::Result<Vec<String>> {
-    let mut urls = Vec::new();
-    for line in reader.lines() {
-        let line = line?;
-        let url = line.trim();
-        if !url.is_empty() && !url.starts_with('#') {
-            urls.push(url.to_string());
-        }
+    reader
+        .lines()
+        .filter_map(|line| line.map(url_of_line).transpose())
+        .collect()
+}
+
+/// The URLs of a list as a stream, read as needed (a seed list of any length); reading
+/// stops at the first read error.
+pub fn url_lines(reader: impl std::io::BufRead) -> impl Iterator<Item = String> {
+    reader.lines().map_while(Result::ok).filter_map(url_of_line)
+}
+
+fn url_of_line(line: String) -> Option<String> {
+    let url = line.trim();
+    (!url.is_empty() && !url.starts_with('#')).then(|| url.to_string())
+}
+
+impl std::fmt::Display for Stats {
+    /// The live counters on one line, for a progress display.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        write!(
+            f,
+            "{} pages, {}, {} errors, {} HTTP 4xx/5xx, {} queued, {} in flight",
+            get(&self.stored),
+            human_bytes(get(&self.bytes)),
+            get(&self.errors),
+            get(&self.http_errors),
+            get(&self.queued),
+            get(&self.in_flight)
+        )
     }
-    Ok(urls)
 }
 
 /// Where the crawl starts.

@@ -41,7 +41,7 @@ mod crawler;
 
 pub use crawler::{
     CrawlConfig, CrawlError, ROBOTS_AGENT, Seed, Stats, Summary, USER_AGENT, crawl, crawl_async,
-    human_bytes, read_url_list,
+    human_bytes, read_url_list, url_lines,
 };
 pub use duration::parse_duration;
 pub use sources::FeedItem;
