@@ -9,7 +9,7 @@ use chaff::SiteFrom;
 use chaff::corpus::{CorpusError, Page};
 use chaff::corpus::{Pages, PagesOptions};
 use chaff::dom::ParseOptions;
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::fetch::{FetchArgs, Fetched, is_url};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -57,21 +57,13 @@ pub struct InputArgs {
     pub fetch: FetchArgs,
 }
 
-/// [`SiteFrom`] on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SiteFromArg {
-    /// The page's URL, its canonical URL, else its folder.
-    Url,
-    /// The page's folder, else its URL.
-    Folder,
-}
-
-impl From<SiteFromArg> for SiteFrom {
-    fn from(s: SiteFromArg) -> SiteFrom {
-        match s {
-            SiteFromArg::Url => SiteFrom::Url,
-            SiteFromArg::Folder => SiteFrom::Folder,
-        }
+value_enum! {
+    /// [`SiteFrom`] on the command line.
+    pub enum SiteFromArg => SiteFrom {
+        /// The page's URL, its canonical URL, else its folder.
+        Url,
+        /// The page's folder, else its URL.
+        Folder,
     }
 }
 
@@ -106,11 +98,7 @@ impl InputArgs {
         let fetched = self
             .fetch
             .fetch(urls, self.max_page_size as u64, self.quiet)?;
-        let only_urls = self.inputs.iter().all(|i| is_url(i));
-        if let Some(f) = &fetched
-            && f.pages == 0
-            && only_urls
-        {
+        if fetched.as_ref().is_some_and(|f| f.pages == 0) && self.inputs.iter().all(|i| is_url(i)) {
             anyhow::bail!("no page could be fetched");
         }
         Ok(Inputs {
@@ -132,25 +120,15 @@ pub struct Inputs<'a> {
 impl Inputs<'_> {
     /// Every page: the fetched ones first (named by their final URL), then the others.
     pub fn pages(&self) -> anyhow::Result<impl Iterator<Item = PageItem> + '_> {
-        let fetched = match &self.fetched {
-            Some(f) => Some(Pages::from_args(
-                &[f.warc.display().to_string()],
-                PagesOptions::default(),
-            )?),
-            None => None,
-        };
-        let named = fetched.into_iter().flatten().map(|page| {
-            page.map(|mut p| {
-                p.source = p.url.clone().unwrap_or(p.source);
-                p
+        let warc = self.fetched.iter().map(|f| f.warc.display().to_string());
+        let fetched = Pages::from_args(&warc.collect::<Vec<_>>(), PagesOptions::default())?;
+        let named = fetched.map(|page| {
+            page.map(|p| Page {
+                source: p.url.clone().unwrap_or_default(),
+                ..p
             })
         });
-        let local = if self.args.inputs.iter().all(|i| is_url(i)) {
-            None
-        } else {
-            Some(self.args.pages()?)
-        };
-        Ok(named.chain(local.into_iter().flatten()))
+        Ok(named.chain(self.args.pages()?))
     }
 
     /// `Partial` when some URL gave no page.

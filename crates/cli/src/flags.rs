@@ -19,27 +19,17 @@ use chaff::methods::suffix::{SuffixConfig, SuffixMethod, TokenizerSpec, View, mu
 use chaff::{Format, Registry};
 use clap::{Args, ValueEnum};
 
-/// An output format on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum FormatArg {
-    /// Plain text.
-    Text,
-    /// Markdown.
-    Markdown,
-    /// HTML.
-    Html,
-    /// JSON: the record with per-node labels.
-    Json,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Text => Format::Text,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-            FormatArg::Json => Format::Json,
-        }
+value_enum! {
+    /// An output format on the command line.
+    pub enum FormatArg => Format {
+        /// Plain text.
+        Text,
+        /// Markdown.
+        Markdown,
+        /// HTML.
+        Html,
+        /// JSON: the page's record (with per-node labels with --labels).
+        Json,
     }
 }
 
@@ -94,17 +84,18 @@ impl ModelArgs {
     }
 }
 
-/// How FOREST ranks structural patterns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ForestRanking {
-    /// Informativeness J x U (the paper's FOREST).
-    Informativeness,
-    /// Jeffreys' density J alone (Figure 7).
-    Density,
-    /// Unexpectedness U alone (Figure 7).
-    Unexpectedness,
-    /// The COVERAGE baseline (eq. 6-7).
-    Coverage,
+value_enum! {
+    /// How FOREST ranks structural patterns.
+    pub enum ForestRanking => forest::Ranking {
+        /// Informativeness J x U (the paper's FOREST).
+        Informativeness,
+        /// Jeffreys' density J alone (Figure 7).
+        Density,
+        /// Unexpectedness U alone (Figure 7).
+        Unexpectedness,
+        /// The COVERAGE baseline (eq. 6-7).
+        Coverage,
+    }
 }
 
 /// FOREST's parameters.
@@ -149,12 +140,10 @@ pub struct ForestArgs {
 impl ForestArgs {
     /// The learner's configuration.
     pub fn config(&self) -> anyhow::Result<forest::ForestConfig> {
-        use forest::Ranking;
-        let ranking = match (self.coverage, self.forest_ranking) {
-            (true, _) | (_, ForestRanking::Coverage) => Ranking::Coverage,
-            (_, ForestRanking::Informativeness) => Ranking::Informativeness,
-            (_, ForestRanking::Density) => Ranking::Density,
-            (_, ForestRanking::Unexpectedness) => Ranking::Unexpectedness,
+        let ranking = if self.coverage {
+            forest::Ranking::Coverage
+        } else {
+            self.forest_ranking.into()
         };
         Ok(forest::ForestConfig {
             keywords: self.keywords as usize,
@@ -191,7 +180,7 @@ impl ForestArgs {
 #[derive(Args, Clone, Debug)]
 pub struct AlignArgs {
     /// Alignment: keep template tokens found on at least this share of the sample pages.
-    #[arg(long, default_value_t = align::DEFAULT_KEEP, value_name = "SHARE", value_parser = positive_share)]
+    #[arg(long, default_value_t = align::DEFAULT_KEEP, value_name = "SHARE", value_parser = share)]
     keep: f64,
     /// Alignment: remove page tokens aligned to template tokens of at least this confidence
     /// (default: --keep).
@@ -212,8 +201,8 @@ pub struct AlignArgs {
 impl AlignArgs {
     /// The configuration for `pages` sample pages.
     pub fn config(&self, pages: usize) -> anyhow::Result<align::AlignConfig> {
-        if pages < 2 {
-            bail!("the alignment method needs at least 2 sample pages, got {pages}");
+        if pages < 2 || self.keep == 0.0 {
+            bail!("the alignment method needs at least 2 sample pages and --keep above 0");
         }
         Ok(align::AlignConfig {
             pages,
@@ -228,13 +217,14 @@ impl AlignArgs {
     }
 }
 
-/// Which string of a page the suffix method mines.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ViewArg {
-    /// The visible text; every output format works.
-    Text,
-    /// The raw source, markup included, as in the thesis.
-    Raw,
+value_enum! {
+    /// Which string of a page the suffix method mines.
+    pub enum ViewArg => View {
+        /// The visible text; every output format works.
+        Text,
+        /// The raw source, markup included, as in the thesis.
+        Raw,
+    }
 }
 
 /// The suffix method's parameters.
@@ -307,10 +297,7 @@ impl SuffixArgs {
             // User patterns first: they are usually more specific than the built-in ones.
             patterns.splice(0..0, extra);
         }
-        let view = match args.view {
-            ViewArg::Text => View::Text,
-            ViewArg::Raw => View::Raw,
-        };
+        let view = args.view.into();
         let mut config = SuffixConfig {
             tokenizer,
             mutable: Some(patterns),
@@ -395,15 +382,16 @@ pub enum Classifier {
     Pagelevel,
 }
 
-/// What the content model's keep-or-drop decision covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DecideArg {
-    /// Each text node.
-    Node,
-    /// Each block, whole.
-    Block,
-    /// Each block, kept whole when any of its text nodes is.
-    BlockMax,
+value_enum! {
+    /// What the content model's keep-or-drop decision covers.
+    pub enum DecideArg => Decide {
+        /// Each text node.
+        Node,
+        /// Each block, whole.
+        Block,
+        /// Each block, kept whole when any of its text nodes is.
+        BlockMax,
+    }
 }
 
 /// The page-level methods' options.
@@ -475,7 +463,9 @@ impl PageMethodArgs {
             }
             Classifier::Content => {
                 registry.register(ContentMethod {
-                    model: Arc::new(self.load_content_model()?),
+                    model: Arc::new(ContentModel::load_or_builtin(
+                        self.content_model.as_deref(),
+                    )?),
                     threshold: if self.favor_precision {
                         Some(FAVOR_PRECISION_THRESHOLD)
                     } else if self.favor_recall {
@@ -485,9 +475,8 @@ impl PageMethodArgs {
                     },
                     decide: match self.content_decide {
                         None if self.favor_recall => FAVOR_RECALL_DECIDE,
-                        None | Some(DecideArg::Node) => Decide::Node,
-                        Some(DecideArg::Block) => Decide::Block,
-                        Some(DecideArg::BlockMax) => Decide::BlockMax,
+                        None => Decide::Node,
+                        Some(d) => d.into(),
                     },
                 });
                 vec!["content"]
@@ -503,30 +492,12 @@ impl PageMethodArgs {
     }
 }
 
-impl PageMethodArgs {
-    /// The content model: the file given, or the built-in one.
-    pub fn load_content_model(&self) -> anyhow::Result<ContentModel> {
-        Ok(ContentModel::load_or_builtin(
-            self.content_model.as_deref(),
-        )?)
-    }
-}
-
 /// A share: a number from 0 to 1.
 fn share(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
         _ => Err(format!("'{s}' is not a number from 0 to 1")),
     }
-}
-
-/// A share above 0.
-fn positive_share(s: &str) -> Result<f64, String> {
-    share(s).and_then(|v| {
-        (v > 0.0)
-            .then_some(v)
-            .ok_or_else(|| "must be above 0".into())
-    })
 }
 
 /// A number at least 0.
