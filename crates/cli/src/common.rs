@@ -150,18 +150,30 @@ pub struct Progress {
 impl Progress {
     /// A new progress line saying what is being done.
     pub fn new(quiet: bool, what: &str) -> Progress {
+        let template =
+            "{spinner} {msg} {prefix} pages, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}";
+        let progress = Progress::with_template(quiet, template);
+        progress.bar.set_message(what.to_string());
+        progress.bar.set_prefix("0");
+        progress
+    }
+
+    /// A line whose message the caller keeps current ([`Progress::set_message`]).
+    pub fn status_line(quiet: bool) -> Progress {
+        let progress = Progress::with_template(quiet, "{spinner} {elapsed} {msg}");
+        progress
+            .bar
+            .enable_steady_tick(std::time::Duration::from_millis(200));
+        progress
+    }
+
+    fn with_template(quiet: bool, template: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         if quiet || !std::io::stderr().is_terminal() {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {msg} {prefix} pages, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar.set_message(what.to_string());
-        bar.set_prefix("0");
+        let style = ProgressStyle::with_template(template);
+        bar.set_style(style.unwrap_or_else(|_| ProgressStyle::default_spinner()));
         Progress {
             bar,
             pages: AtomicU64::new(0),

@@ -4,7 +4,6 @@
 //! Exit status 1 when some URLs could not be fetched at all (network errors, timeouts, size
 //! and redirect limits); responses with an HTTP error status are stored and only counted.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,9 +12,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration, url_lines};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::common::Status;
+use crate::common::{Progress, Status};
 
 value_enum! {
     /// [`ScopeKind`] on the command line.
@@ -27,6 +25,24 @@ value_enum! {
         /// URLs starting with the seed URL up to its last `/`.
         Prefix,
     }
+}
+
+/// How requests are made, by `chaff crawl` and by commands that fetch pages named by URL.
+#[derive(Args, Clone, Debug)]
+pub struct PoliteArgs {
+    /// Pause between requests to one host (robots.txt's Crawl-delay wins when larger):
+    /// `1s`, `200ms`, `2m`.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub delay: Duration,
+    /// Time for a whole request and response.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Retries after a 429, 5xx, timeout or network error.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub retries: u8,
+    /// The User-Agent sent (robots.txt is matched on the token `chaff`).
+    #[arg(long, default_value = chaff_crawl::USER_AGENT)]
+    pub user_agent: String,
 }
 
 /// Arguments of `chaff crawl`.
@@ -59,10 +75,6 @@ pub struct CrawlArgs {
     /// Links followed from a seed, at most.
     #[arg(long, default_value_t = 20, value_name = "N")]
     max_depth: u16,
-    /// Pause between requests to one host (robots.txt's Crawl-delay wins when larger):
-    /// `1s`, `200ms`, `2m`.
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
-    delay: Duration,
     /// Which links are followed.
     #[arg(long, value_enum, default_value = "host")]
     scope: ScopeArg,
@@ -72,9 +84,6 @@ pub struct CrawlArgs {
     /// Requests under way at once to one host, when --delay is 0 (else one).
     #[arg(long, default_value_t = 4, value_name = "N")]
     per_host_connections: u32,
-    /// Time for a whole request and response.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    timeout: Duration,
     /// Time to connect.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     connect_timeout: Duration,
@@ -84,9 +93,6 @@ pub struct CrawlArgs {
     /// Redirects followed from one URL, at most.
     #[arg(long, default_value_t = 5, value_name = "N")]
     max_redirects: u8,
-    /// Retries after a 429, 5xx, timeout or network error.
-    #[arg(long, default_value_t = 2, value_name = "N")]
-    retries: u8,
     /// First retry back-off, doubled at each retry (Retry-After overrides it).
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     retry_backoff: Duration,
@@ -98,9 +104,9 @@ pub struct CrawlArgs {
         value_name = "TYPE,..."
     )]
     accept: Vec<String>,
-    /// The User-Agent sent (robots.txt is matched on the token `chaff`).
-    #[arg(long, default_value = chaff_crawl::USER_AGENT)]
-    user_agent: String,
+    /// How requests are made.
+    #[command(flatten)]
+    polite: PoliteArgs,
     /// Do not show a progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -122,23 +128,23 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         resume: args.resume,
         concurrency: args.concurrency.max(1),
         per_host_connections: args.per_host_connections.max(1),
-        delay: args.delay,
+        delay: args.polite.delay,
         scope: args.scope.into(),
         max_depth: args.max_depth,
         max_pages_per_site: args.max_pages_per_site,
         max_pages: args.max_pages,
-        timeout: args.timeout,
+        timeout: args.polite.timeout,
         connect_timeout: args.connect_timeout,
         max_body_bytes: args.max_size,
         max_redirects: args.max_redirects,
-        max_retries: args.retries,
+        max_retries: args.polite.retries,
         retry_backoff: args.retry_backoff,
         accept: args
             .accept
             .iter()
             .map(|a| a.trim().to_ascii_lowercase())
             .collect(),
-        user_agent: args.user_agent.clone(),
+        user_agent: args.polite.user_agent.clone(),
         ..CrawlConfig::default()
     };
     let fixed: Vec<Seed> = args
@@ -178,31 +184,20 @@ pub fn crawl_with_progress(
     quiet: bool,
     stats: Arc<Stats>,
 ) -> anyhow::Result<Summary> {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    let done = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let stats = Arc::clone(&stats);
-        let done = Arc::clone(&done);
-        let bar = bar.clone();
-        std::thread::spawn(move || {
+    let line = Progress::status_line(quiet);
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                bar.set_message(stats.to_string());
-                bar.tick();
+                line.set_message(&stats.to_string());
                 std::thread::sleep(Duration::from_millis(200));
             }
-        })
-    };
-    let result = chaff_crawl::crawl(config, seeds, Arc::clone(&stats));
-    done.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
-    bar.finish_and_clear();
+        });
+        let result = chaff_crawl::crawl(config, seeds, Arc::clone(&stats));
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    line.finish();
     Ok(result?)
 }
 

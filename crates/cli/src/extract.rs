@@ -97,13 +97,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         })
     };
     if args.learn {
-        let learner = Learner::new(
-            &registry,
-            &args.methods.names_or(chaff::DEFAULT_SITE_METHODS),
-        )?
-        .parse_options(args.input.parse_options())
-        .site_from(site_from)
-        .min_pages(args.min_site_pages);
+        let learner = args
+            .methods
+            .learner(&registry, &args.input, args.min_site_pages)?;
         builder = builder.store(learn_sites(&learner, again()?, again()?, &args.input)?);
     }
     let extractor = builder.build()?;

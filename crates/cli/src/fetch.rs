@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
-use chaff_crawl::{CrawlConfig, Seed, parse_duration, read_url_list};
+use chaff_crawl::{CrawlConfig, Seed, read_url_list};
+
+use crate::crawl::PoliteArgs;
 use clap::Args;
 
 use crate::common::warn;
@@ -23,15 +24,9 @@ pub struct FetchArgs {
     /// Fetch pages that robots.txt disallows (for your own sites).
     #[arg(long)]
     pub ignore_robots: bool,
-    /// Pause between two requests to one host (robots.txt's Crawl-delay wins when larger).
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
-    pub delay: Duration,
-    /// Time for a whole request and response.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    pub timeout: Duration,
-    /// Retries after a 429, a 5xx, a timeout or a network error.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub retries: u8,
+    /// How requests are made.
+    #[command(flatten)]
+    pub polite: PoliteArgs,
 }
 
 /// Whether an input names a page on the web rather than a file.
@@ -72,11 +67,11 @@ impl FetchArgs {
         let dir = tempfile::tempdir().context("cannot create a temporary folder for fetching")?;
         let warc = dir.path().join("fetched.warc.gz");
         let config = CrawlConfig {
-            delay: self.delay,
+            delay: self.polite.delay,
             robots: !self.ignore_robots,
-            timeout: self.timeout,
-            max_retries: self.retries,
-            retry_backoff: Duration::from_secs(1),
+            timeout: self.polite.timeout,
+            max_retries: self.polite.retries,
+            user_agent: self.polite.user_agent.clone(),
             ..CrawlConfig::page_list(warc.clone(), max_bytes)
         };
         let seeds = urls.into_iter().chain(listed).map(Seed::Page);

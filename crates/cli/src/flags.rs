@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use chaff::methods::align::{self, AlignMethod};
 use chaff::methods::content::{
     ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
@@ -161,18 +161,7 @@ impl ForestArgs {
 
     /// The items of the feeds given with --feed, if any.
     pub fn feeds(&self) -> anyhow::Result<Option<FeedItems>> {
-        if self.feed.is_empty() {
-            return Ok(None);
-        }
-        let mut items = FeedItems::new();
-        for path in &self.feed {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            items
-                .add_feed(&bytes)
-                .with_context(|| format!("{}", path.display()))?;
-        }
-        Ok(Some(items))
+        Ok(FeedItems::from_files(&self.feed)?)
     }
 }
 
@@ -290,10 +279,7 @@ impl SuffixArgs {
             mutable::builtin()
         };
         if let Some(path) = &args.mutable {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let extra = mutable::parse_file(&text)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let extra = mutable::load_file(path).map_err(anyhow::Error::msg)?;
             // User patterns first: they are usually more specific than the built-in ones.
             patterns.splice(0..0, extra);
         }
@@ -361,6 +347,21 @@ impl MethodArgs {
                 feeds: self.forest.feeds()?.map(Arc::new),
             });
         Ok(registry)
+    }
+
+    /// A learner of the methods named (default: the four the content model weighs), reading
+    /// pages as `input` says.
+    pub fn learner(
+        &self,
+        registry: &Registry,
+        input: &crate::common::InputArgs,
+        min_pages: usize,
+    ) -> anyhow::Result<chaff::Learner> {
+        let names = self.names_or(chaff::DEFAULT_SITE_METHODS);
+        Ok(chaff::Learner::new(registry, &names)?
+            .parse_options(input.parse_options())
+            .site_from(input.site_from.into())
+            .min_pages(min_pages))
     }
 
     /// The methods named, or `default` when none was.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use chaff::{Learned, Learner, Profile, SiteChoice};
+use chaff::{Learned, Profile, SiteChoice};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, Progress, Status};
@@ -40,13 +40,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         bail!("say where to write the profile with -o (or use --print-regexes)");
     }
     let registry = args.methods.registry()?;
-    let learner = Learner::new(
-        &registry,
-        &args.methods.names_or(chaff::DEFAULT_SITE_METHODS),
-    )?
-    .parse_options(args.input.parse_options())
-    .site_from(args.input.site_from.into())
-    .min_pages(args.min_site_pages);
+    let learner = args
+        .methods
+        .learner(&registry, &args.input, args.min_site_pages)?;
     let choice = match (&args.site, args.per_site) {
         (Some(site), _) => SiteChoice::Named(site.clone()),
         (None, true) => SiteChoice::PerSite,

@@ -50,6 +50,14 @@ pub enum ForestError {
     /// A web feed could not be parsed.
     #[error("not a web feed: {0}")]
     Feed(String),
+    /// A feed file could not be read or parsed.
+    #[error("{path}: {message}")]
+    FeedFile {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
     /// A stored wrapper is not a valid XPath.
     #[error(transparent)]
     XPath(#[from] chaff_dom::XPathError),

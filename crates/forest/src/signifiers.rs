@@ -88,6 +88,26 @@ impl FeedItems {
         FeedItems::default()
     }
 
+    /// The items of feed files; `None` for no file.
+    pub fn from_files(
+        paths: &[impl AsRef<std::path::Path>],
+    ) -> Result<Option<FeedItems>, ForestError> {
+        if paths.is_empty() {
+            return Ok(None);
+        }
+        let mut items = FeedItems::new();
+        for path in paths {
+            let path = path.as_ref();
+            let err = |message: String| ForestError::FeedFile {
+                path: path.display().to_string(),
+                message,
+            };
+            let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
+            items.add_feed(&bytes).map_err(|e| err(e.to_string()))?;
+        }
+        Ok(Some(items))
+    }
+
     /// Adds the items of a feed document (RSS 0.x/1.0/2.0, Atom or JSON Feed).
     pub fn add_feed(&mut self, bytes: &[u8]) -> Result<usize, ForestError> {
         let feed = feed_rs::parser::parse(bytes).map_err(|e| ForestError::Feed(e.to_string()))?;

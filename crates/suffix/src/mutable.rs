@@ -105,6 +105,13 @@ pub fn builtin() -> Vec<MutablePattern> {
     ]
 }
 
+/// Reads and parses a user pattern file; errors name the file.
+pub fn load_file(path: &std::path::Path) -> Result<Vec<MutablePattern>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Parses a user pattern file (see the module docs for the format).
 pub fn parse_file(text: &str) -> Result<Vec<MutablePattern>, String> {
     let mut out = Vec::new();
