@@ -240,3 +240,62 @@ fn completions_and_manual_pages() {
     let o = run(&["man", "nonesuch"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--target-language de crawl.warc.gz`: only the German page is written; the others are
+/// counted on stderr.
+#[test]
+fn target_language_keeps_one_language() {
+    use chaff_corpus::http::build_response;
+    use chaff_corpus::{WarcCompression, WarcWriter};
+    let pages = [
+        (
+            "https://de.example.org/a",
+            "de",
+            "Die Stadt hat am Montag beschlossen, die alte Brücke über den Fluss abzureißen und im nächsten Jahr eine neue zu bauen, die auch für Radfahrer sicher ist. Die Bürger können bis zum Sommer ihre Einwände vorbringen.",
+        ),
+        ("https://en.example.org/b", ARTICLE),
+        (
+            "https://fr.example.org/c",
+            "fr",
+            "La mairie a décidé lundi de démolir le vieux pont sur la rivière et d'en construire un nouveau l'année prochaine, plus sûr pour les cyclistes. Les habitants pourront donner leur avis jusqu'à l'été.",
+        ),
+    ];
+    let mut bytes = Vec::new();
+    {
+        let mut w = WarcWriter::new(&mut bytes, WarcCompression::Gzip);
+        for (url, text) in pages {
+            // Each page declares English: the text decides.
+            let html = format!(
+                "<html lang=en><body><nav><a href=/>Home</a></nav><article><p>{text}</p><p>{text}</p></article></body></html>"
+            );
+            let http = build_response(
+                200,
+                "OK",
+                &[("Content-Type", "text/html; charset=utf-8")],
+                html.as_bytes(),
+            );
+            w.write_response(url, &http).unwrap();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("crawl.warc.gz");
+    std::fs::write(&warc, bytes).unwrap();
+    let o = run(&[
+        "extract",
+        "-q",
+        "-f",
+        "json",
+        "--target-language",
+        "de",
+        warc.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let records: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 1, "{}", out(&o));
+    assert_eq!(records[0]["url"], "https://de.example.org/a");
+    assert_eq!(records[0]["language"]["code"], "de");
+    assert!(err(&o).contains("2 pages left out"), "{}", err(&o));
+}
