@@ -250,13 +250,11 @@ fn target_language_keeps_one_language() {
     let pages = [
         (
             "https://de.example.org/a",
-            "de",
             "Die Stadt hat am Montag beschlossen, die alte Brücke über den Fluss abzureißen und im nächsten Jahr eine neue zu bauen, die auch für Radfahrer sicher ist. Die Bürger können bis zum Sommer ihre Einwände vorbringen.",
         ),
         ("https://en.example.org/b", ARTICLE),
         (
             "https://fr.example.org/c",
-            "fr",
             "La mairie a décidé lundi de démolir le vieux pont sur la rivière et d'en construire un nouveau l'année prochaine, plus sûr pour les cyclistes. Les habitants pourront donner leur avis jusqu'à l'été.",
         ),
     ];
