@@ -1,0 +1,77 @@
+"""--favor-precision and --favor-recall: how their points were chosen, and what they do.
+
+  python3 crates/lab/scripts/favor_eval.py --choose [--keep DIR]   # on held-out training pages
+  python3 crates/lab/scripts/favor_eval.py                         # on the Dragnet test split
+
+--choose: the Dragnet training split's sites dealt to 5 folds (as site_cv.py does); each
+fold's pages are extracted by a content model trained without that fold
+(`chaff-lab train-content --holdout K/5`), at node thresholds 0.1 ... 0.75 and with the
+block-max decision at 0.1 ... 0.6, all folds scored together by ../shared/tools/score.py
+(4-gram shingles). The rule: favor-precision is the lowest node threshold that raises
+precision by 0.035 over the default; favor-recall the setting of highest recall whose F1 stays
+within 0.02 of the default's. No test page is read.
+
+Without --choose: the shipping binary's default, --favor-precision and --favor-recall on the
+Dragnet test split, one run each, as ../shared/tools/run_anchors.py runs chaff.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import site_eval  # noqa: E402
+from site_eval import datasets, score  # noqa: E402
+import run_anchors  # noqa: E402
+
+LAB = os.environ.get("CHAFF_LAB", str(site_eval.REPO / "target" / "release" / "chaff-lab"))
+THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75]
+
+
+def line(name, s):
+    print(f"{name:<28} P {s['p']:.4f}  R {s['r']:.4f}  F1 {s['f1']:.4f}", flush=True)
+
+
+def choose(keep):
+    settings = [(f"node {t}", ("--content-threshold", str(t))) for t in THRESHOLDS]
+    settings += [(f"block-max {t}", ("--content-decide", "block-max", "--content-threshold", str(t)))
+                 for t in THRESHOLDS if t <= 0.6]
+    pairs = {name: [] for name, _ in settings}
+    train = [p for p in datasets.dragnet(None) if p.meta.get("split") == "train" and p.site]
+    with tempfile.TemporaryDirectory(prefix="chaff-favor-") as tmp:
+        models = Path(keep) if keep else Path(tmp)
+        models.mkdir(parents=True, exist_ok=True)
+        for k in range(1, 6):
+            model = models / f"fold{k}.json"
+            if not model.exists():
+                subprocess.run([LAB, "train-content", "--holdout", f"{k}/5", "-o", str(model)],
+                               check=True, stderr=subprocess.DEVNULL)
+            held = [p for p in train if site_eval.fold_of(p.site, 5) == k - 1]
+            for name, args in settings:
+                preds, _, _ = run_anchors.run_chaff(held, ("--content-model", str(model), *args))
+                pairs[name] += [(p.gold, x) for p, x in zip(held, preds)]
+    scores = {name: score.score(ps, "shingle4") for name, ps in pairs.items()}
+    for name, s in scores.items():
+        line(name, s)
+    base = scores["node 0.4"]
+    precise = next(n for n in pairs if n.startswith("node") and scores[n]["p"] >= base["p"] + 0.035)
+    recall = max((n for n in pairs if scores[n]["f1"] >= base["f1"] - 0.02), key=lambda n: scores[n]["r"])
+    print(f"favor-precision: {precise}; favor-recall: {recall}")
+
+
+def report():
+    pages = datasets.load("dragnet-test")
+    for name, args in [("default", ()), ("--favor-precision", ("--favor-precision",)),
+                       ("--favor-recall", ("--favor-recall",))]:
+        preds, _, _ = run_anchors.run_chaff(pages, args)
+        line(name, score.score([(p.gold, x) for p, x in zip(pages, preds)], "shingle4"))
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--choose", action="store_true")
+    ap.add_argument("--keep", help="folder for the fold models (reused when present)")
+    a = ap.parse_args()
+    choose(a.keep) if a.choose else report()
