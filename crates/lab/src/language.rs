@@ -52,7 +52,9 @@ pub fn run(args: LanguageArgs) -> anyhow::Result<Status> {
         .collect();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for j in &judged {
-        *counts.entry(j.reference.as_deref().unwrap_or("none")).or_default() += 1;
+        *counts
+            .entry(j.reference.as_deref().unwrap_or("none"))
+            .or_default() += 1;
     }
     outln!(
         "{} pages; reference: whatlang on the whole extracted text; languages with at least {} pages",
@@ -60,8 +62,17 @@ pub fn run(args: LanguageArgs) -> anyhow::Result<Status> {
         args.min_pages
     )?;
     outln!("lang   pages   --target-language P / R      declaration only P / R")?;
-    let rate = |n: usize, d: usize| if d == 0 { f64::NAN } else { n as f64 / d as f64 };
-    for (&lang, &n) in counts.iter().filter(|(l, n)| **n >= args.min_pages && **l != "none") {
+    let rate = |n: usize, d: usize| {
+        if d == 0 {
+            f64::NAN
+        } else {
+            n as f64 / d as f64
+        }
+    };
+    for (&lang, &n) in counts
+        .iter()
+        .filter(|(l, n)| **n >= args.min_pages && **l != "none")
+    {
         let is = |o: &Option<String>| o.as_deref() == Some(lang);
         let score = |pick: &dyn Fn(&Judged) -> &Option<String>| {
             let kept: Vec<&Judged> = judged.iter().filter(|j| is(pick(j))).collect();

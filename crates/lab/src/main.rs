@@ -14,6 +14,7 @@ macro_rules! outln {
     }};
 }
 
+mod adversarial;
 mod align_sweep;
 mod bench;
 mod content;
@@ -71,6 +72,8 @@ enum Command {
     /// How `chaff extract --target-language` decides pages' languages, against whatlang on
     /// the whole extracted text.
     Language(language::LanguageArgs),
+    /// Write the hostile inputs of the hardening benchmark into a folder.
+    Adversarial(adversarial::AdversarialArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Xpath(args) => xpath::run(args),
         Command::Dedup(args) => dedup_eval::run(args),
         Command::Language(args) => language::run(args),
+        Command::Adversarial(args) => adversarial::run(args),
     };
     match result {
         Ok(status) => status.into(),

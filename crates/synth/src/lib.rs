@@ -59,6 +59,7 @@
 //! [`sidecar`]); [`read_labels`] reads the sidecar back. [`word_counts`] measures, for a set
 //! of removed text nodes, how many template, menu and content words were removed.
 
+pub mod adversarial;
 mod dates;
 mod label;
 mod page;
