@@ -286,18 +286,23 @@ impl Extraction {
     /// The page's record, as JSON Lines outputs carry it: provenance (`source`, `url`,
     /// `site`), `title`, the content under `text` in `format` (plain text for
     /// [`Format::Json`]), `confidence`, `metadata`, the profile and each method's say.
-    /// Per-node labels only with [`Extraction::record_with_labels`].
+    /// Per-node labels only with [`Extraction::record_with`].
     pub fn record(&self, format: Format) -> serde_json::Value {
-        self.record_of(format, false)
+        self.record_with(format, false)
     }
 
-    /// [`Extraction::record`] with `nodes`: every element's and visible text node's label
-    /// and score ([`chaff_extract::nodes`]).
-    pub fn record_with_labels(&self, format: Format) -> serde_json::Value {
-        self.record_of(format, true)
+    /// The page as a front end prints it: its content in `format`, or for
+    /// [`Format::Json`] its record ([`Extraction::record_with`]).
+    pub fn output(&self, format: Format, labels: bool) -> String {
+        match format {
+            Format::Json => self.record_with(format, labels).to_string(),
+            other => self.render(other),
+        }
     }
 
-    fn record_of(&self, format: Format, labels: bool) -> serde_json::Value {
+    /// [`Extraction::record`], with `nodes` when `labels` is set: every element's and
+    /// visible text node's label and score ([`chaff_extract::nodes`]).
+    pub fn record_with(&self, format: Format, labels: bool) -> serde_json::Value {
         let content = match format {
             Format::Json => Format::Text,
             other => other,

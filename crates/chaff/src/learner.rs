@@ -49,6 +49,24 @@ pub struct Learned {
     pub cross_site_dropped: usize,
 }
 
+impl Learned {
+    /// What a person should be told besides the profiles, a line each: pages that could
+    /// not be read, methods that failed on a site, sites not learned and why, what
+    /// cross-site filtering dropped.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self.page_errors.iter().map(Error::to_string).collect();
+        notes.extend(self.warnings.iter().cloned());
+        for (site, n, why) in &self.skipped {
+            notes.push(format!("skipped site {site} ({n} pages): {why}"));
+        }
+        if self.cross_site_dropped > 0 {
+            let n = self.cross_site_dropped;
+            notes.push(format!("cross-site filtering dropped {n} expressions"));
+        }
+        notes
+    }
+}
+
 /// Learns site profiles with a chosen set of site-level methods.
 #[derive(Clone)]
 pub struct Learner {

@@ -59,6 +59,7 @@ pub mod profile;
 mod registry;
 mod store;
 
+pub use batch::{ExtractAll, Extracted};
 pub use chaff_core::{
     Evidence, Labels, Meaning, Method, MethodError, Role, Scope, SiteVerdict, Verdict,
 };
@@ -66,7 +67,6 @@ pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
 pub use chaff_extract::Format;
 pub use chaff_meta::{Metadata, PageType, Source as MetadataSource};
-pub use batch::{ExtractAll, Extracted};
 pub use error::Error;
 pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};
 pub use extractor::{Extractor, ExtractorBuilder, extract};
@@ -113,8 +113,8 @@ pub mod methods {
     /// The content model: a classifier of text nodes trained on human gold text.
     pub mod content {
         pub use chaff_content::{
-            ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE, FAVOR_RECALL_THRESHOLD,
-            Units, labels,
+            ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
+            FAVOR_RECALL_THRESHOLD, Units, labels,
         };
     }
     /// Main-menu detection (Alarte, Insa & Silva).

@@ -168,7 +168,10 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
     };
     let seeds = fixed.into_iter().chain(from_file);
     let summary = crawl_with_progress(config, seeds, args.quiet, Arc::default())?;
-    print_summary(&summary, &args.out);
+    eprintln!("chaff: crawled {summary}; wrote {}", args.out.display());
+    for e in &summary.first_errors {
+        eprintln!("chaff:   {e}");
+    }
     Ok(if summary.errors > 0 {
         Status::Partial
     } else {
@@ -199,15 +202,4 @@ pub fn crawl_with_progress(
     });
     line.finish();
     Ok(result?)
-}
-
-fn print_summary(s: &Summary, out: &std::path::Path) {
-    eprintln!("chaff: crawled {s}; wrote {}", out.display());
-    for e in &s.first_errors {
-        eprintln!("chaff:   {e}");
-    }
-    let problems = (s.errors + s.http_errors) as usize;
-    if problems > s.first_errors.len() {
-        eprintln!("chaff:   ... and {} more", problems - s.first_errors.len());
-    }
 }

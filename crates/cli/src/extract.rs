@@ -106,20 +106,26 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     for w in extractor.warnings() {
         common::warn(w);
     }
-    let output = Output {
-        format: args.format.into(),
-        dir: args.output.as_deref(),
-        labels: args.labels,
-    };
     let sink = Sink {
+        format: args.format.into(),
+        labels: args.labels,
         language: args.target_language.clone(),
         dedup: args
             .dedup
             .then(|| chaff_dedup::Seen::new(Default::default())),
-        ..Sink::default()
+        status: Status::Ok,
+        written: 0,
+        seen: 0,
+        off_language: 0,
     };
     let pages = again()?.chain(kept_errors);
-    let status = write_extracted(&extractor, pages, &output, sink, args.input.quiet)?;
+    let status = write_extracted(
+        &extractor,
+        pages,
+        args.output.as_deref(),
+        sink,
+        args.input.quiet,
+    )?;
     Ok(status.max(inputs.status()))
 }
 
@@ -145,44 +151,18 @@ fn learn_sites(
     Ok(store)
 }
 
-/// Where and how extracted pages go.
-struct Output<'a> {
-    format: Format,
-    dir: Option<&'a Path>,
-    labels: bool,
-}
-
-impl Output<'_> {
-    /// A page's JSON record, with its labels when asked for.
-    fn record(&self, e: &chaff::Extraction) -> serde_json::Value {
-        if self.labels {
-            e.record_with_labels(self.format)
-        } else {
-            e.record(self.format)
-        }
-    }
-
-    /// A page's content in the output format (its record for JSON).
-    fn render(&self, e: &chaff::Extraction) -> String {
-        match self.format {
-            Format::Json => self.record(e).to_string(),
-            other => e.render(other),
-        }
-    }
-}
-
 /// Extracts every page (in parallel batches, output in input order) and writes the results:
 /// one file per page into the output folder, or to stdout (the bare content for a single
 /// page, JSON Lines for several).
 fn write_extracted(
     ex: &Extractor,
     pages: impl Iterator<Item = PageItem>,
-    out: &Output<'_>,
+    dir: Option<&Path>,
     mut sink: Sink,
     quiet: bool,
 ) -> anyhow::Result<Status> {
     let stdout = std::io::stdout().lock();
-    let mut dest = match out.dir {
+    let mut dest = match dir {
         Some(dir) => PageSink::folder(dir, stdout)?,
         None => PageSink::stream(stdout, "standard output"),
     };
@@ -203,7 +183,7 @@ fn write_extracted(
         for w in e.warnings() {
             progress.warn(format!("{}: {w}", e.source()));
         }
-        if sink.write(&mut dest, out, alone, &done.page, &e)? == WriteOutcome::Closed {
+        if sink.write(&mut dest, alone, &done.page, &e)? == WriteOutcome::Closed {
             progress.finish();
             return Ok(sink.status);
         }
@@ -214,8 +194,9 @@ fn write_extracted(
 }
 
 /// What [`write_extracted`] filters and counts.
-#[derive(Default)]
 struct Sink {
+    format: Format,
+    labels: bool,
     status: Status,
     written: usize,
     seen: usize,
@@ -228,7 +209,6 @@ impl Sink {
     fn write<W: Write>(
         &mut self,
         dest: &mut PageSink<W>,
-        out: &Output<'_>,
         alone: bool,
         page: &Page,
         e: &chaff::Extraction,
@@ -245,15 +225,19 @@ impl Sink {
             .as_mut()
             .and_then(|d| d.duplicate_of(e.source().to_string(), e.text()));
         if let Some(kept) = duplicate_of {
-            let mut record = out.record(e);
+            let mut record = e.record_with(self.format, self.labels);
             if let Some(obj) = record.as_object_mut() {
                 obj.remove("text");
                 obj.insert("duplicate_of".into(), kept.into());
             }
             return Ok(dest.record_only(&record)?);
         }
-        let ext = out.format.extension();
-        Ok(dest.page(page, ext, alone, || out.render(e), || out.record(e))?)
+        let (format, labels) = (self.format, self.labels);
+        let (content, record) = (
+            || e.output(format, labels),
+            || e.record_with(format, labels),
+        );
+        Ok(dest.page(page, format.extension(), alone, content, record)?)
     }
 
     fn finish(self) -> anyhow::Result<Status> {

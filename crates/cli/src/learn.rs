@@ -1,9 +1,10 @@
 //! `chaff learn`: pages of a site in, a site profile out (or one per site).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use chaff::{Learned, Profile, SiteChoice};
+use chaff::{Profile, SiteChoice};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, Progress, Status};
@@ -59,7 +60,13 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
         ),
         other => other.into(),
     })?;
-    let status = report(&learned).max(inputs.status());
+    for note in learned.notes() {
+        common::warn(note);
+    }
+    let status = match learned.page_errors.is_empty() {
+        true => inputs.status(),
+        false => Status::Partial,
+    };
     if learned.profiles.is_empty() {
         bail!("no site had enough pages to learn from");
     }
@@ -76,40 +83,9 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
             profile.save(&path)?;
             eprintln!("chaff: {} -> {}", profile.summary(), path.display());
         }
-        if args.print_regexes {
-            print_regexes(profile)?;
+        for re in profile.suffix_regexes().filter(|_| args.print_regexes) {
+            writeln!(std::io::stdout().lock(), "{re}")?;
         }
     }
     Ok(status)
-}
-
-/// Prints what learning skipped and warned about; `Partial` when pages failed.
-fn report(learned: &Learned) -> Status {
-    let mut status = Status::Ok;
-    for e in &learned.page_errors {
-        common::warn(e);
-        status = Status::Partial;
-    }
-    for w in &learned.warnings {
-        common::warn(w);
-    }
-    for (site, n, why) in &learned.skipped {
-        common::warn(format!("skipped site {site} ({n} pages): {why}"));
-    }
-    if learned.cross_site_dropped > 0 {
-        eprintln!(
-            "chaff: cross-site filtering dropped {} expressions",
-            learned.cross_site_dropped
-        );
-    }
-    status
-}
-
-fn print_regexes(profile: &Profile) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    for re in profile.suffix_regexes() {
-        writeln!(out, "{re}")?;
-    }
-    Ok(())
 }
