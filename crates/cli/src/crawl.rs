@@ -124,7 +124,6 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
     }
     let config = CrawlConfig {
         out: args.out.clone(),
-        journal: None,
         resume: args.resume,
         concurrency: args.concurrency.max(1),
         per_host_connections: args.per_host_connections.max(1),
@@ -139,11 +138,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         max_redirects: args.max_redirects,
         max_retries: args.polite.retries,
         retry_backoff: args.retry_backoff,
-        accept: args
-            .accept
-            .iter()
-            .map(|a| a.trim().to_ascii_lowercase())
-            .collect(),
+        accept: args.accept.clone(),
         user_agent: args.polite.user_agent.clone(),
         ..CrawlConfig::default()
     };

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chaff::corpus::{Page, PageSink, WriteOutcome};
-use chaff::{Extractor, Format, Learner, Profile, ProfileStore, SiteFrom};
+use chaff::{Extractor, Format, Profile};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
@@ -65,12 +65,11 @@ pub struct ExtractArgs {
 pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     let mut registry = args.methods.registry()?;
     let page_methods = args.page_methods.register(&mut registry)?;
-    let site_from: SiteFrom = args.input.site_from.into();
     let mut builder = Extractor::builder()
         .registry(registry.clone())
         .page_methods(page_methods)
         .parse_options(args.input.parse_options())
-        .site_from(site_from);
+        .site_from(args.input.site_from.into());
     if !args.methods.method.is_empty() {
         builder = builder.site_methods(args.methods.method.iter().cloned());
     }
@@ -100,7 +99,17 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         let learner = args
             .methods
             .learner(&registry, &args.input, args.min_site_pages)?;
-        builder = builder.store(learn_sites(&learner, again()?, again()?, &args.input)?);
+        let progress = Progress::new(args.input.quiet, "learning");
+        let learned = learner.learn_sites(again()?, again()?, &|b| progress.page(b));
+        progress.finish();
+        let learned = learned?;
+        for w in &learned.warnings {
+            common::warn(w);
+        }
+        for profile in &learned.profiles {
+            eprintln!("chaff: learned {}", profile.summary());
+        }
+        builder = builder.store(learned.profiles.into_iter().collect());
     }
     let extractor = builder.build()?;
     for w in extractor.warnings() {
@@ -127,28 +136,6 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         args.input.quiet,
     )?;
     Ok(status.max(inputs.status()))
-}
-
-/// Learns every site of the input with enough pages ([`Learner::learn_sites`]).
-fn learn_sites(
-    learner: &Learner,
-    count_pass: impl Iterator<Item = PageItem>,
-    learn_pass: impl Iterator<Item = PageItem>,
-    input: &InputArgs,
-) -> anyhow::Result<ProfileStore> {
-    let progress = Progress::new(input.quiet, "learning");
-    let learned = learner.learn_sites(count_pass, learn_pass, &|b| progress.page(b));
-    progress.finish();
-    let learned = learned?;
-    for w in &learned.warnings {
-        common::warn(w);
-    }
-    let mut store = ProfileStore::new();
-    for profile in learned.profiles {
-        eprintln!("chaff: learned {}", profile.summary());
-        store.insert(profile);
-    }
-    Ok(store)
 }
 
 /// Extracts every page (in parallel batches, output in input order) and writes the results:

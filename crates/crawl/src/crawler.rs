@@ -69,7 +69,8 @@ pub struct CrawlConfig {
     pub max_retries: u8,
     /// First retry back-off; doubled at each retry (a `Retry-After` overrides it).
     pub retry_backoff: Duration,
-    /// Media types of pages kept (others are dropped before their body is read).
+    /// Media types of pages kept (others are dropped before their body is read), compared
+    /// without case and surrounding spaces.
     pub accept: Vec<String>,
     /// `User-Agent` sent.
     pub user_agent: String,

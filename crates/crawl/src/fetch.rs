@@ -125,7 +125,7 @@ async fn fetch_inner(
     };
     let is_redirect = (300..400).contains(&status);
     if let (Some(accepted), Some(m), true) = (accept, mime.as_deref(), (200..300).contains(&status))
-        && !accepted.iter().any(|a| a == m)
+        && !accepted.iter().any(|a| a.trim().eq_ignore_ascii_case(m))
     {
         return Err(FetchError::ContentType(m.to_string()));
     }
