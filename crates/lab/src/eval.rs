@@ -370,7 +370,10 @@ fn run_learned(
 }
 
 /// A gold page as a corpus page in a folder named after its gold site.
-fn gold_page_as_input(site: &str, g: &GoldPage) -> Result<Page, chaff::corpus::CorpusError> {
+pub(crate) fn gold_page_as_input(
+    site: &str,
+    g: &GoldPage,
+) -> Result<Page, chaff::corpus::CorpusError> {
     let bytes = chaff_eval::read_maybe_gz(&g.html_path).map_err(|e| {
         chaff::corpus::CorpusError::Unreadable {
             path: g.html_path.clone(),
