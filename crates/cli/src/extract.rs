@@ -59,6 +59,10 @@ pub struct ExtractArgs {
     /// repeats (`duplicate_of`) instead of carrying the text, and no file is written for it.
     #[arg(long)]
     dedup: bool,
+    /// Near-duplicates across runs (implies --dedup): earlier runs' kept pages are read from
+    /// this file when it exists, and this run's are added to it at the end.
+    #[arg(long, value_name = "FILE")]
+    dedup_index: Option<PathBuf>,
 }
 
 /// Runs `chaff extract`.
@@ -115,13 +119,19 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     for w in extractor.warnings() {
         common::warn(w);
     }
-    let sink = Sink {
+    let config = chaff_dedup::Config::default();
+    let dedup = match &args.dedup_index {
+        Some(file) => Some(match chaff_dedup::Seen::load(file, config) {
+            Err(e) if e.is_not_found() => chaff_dedup::Seen::new(config),
+            loaded => loaded?,
+        }),
+        None => args.dedup.then(|| chaff_dedup::Seen::new(config)),
+    };
+    let mut sink = Sink {
         format: args.format.into(),
         labels: args.labels,
         language: args.target_language.clone(),
-        dedup: args
-            .dedup
-            .then(|| chaff_dedup::Seen::new(Default::default())),
+        dedup,
         status: Status::Ok,
         written: 0,
         seen: 0,
@@ -132,9 +142,12 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         &extractor,
         pages,
         args.output.as_deref(),
-        sink,
+        &mut sink,
         args.input.quiet,
     )?;
+    if let (Some(file), Some(seen)) = (&args.dedup_index, &sink.dedup) {
+        seen.save(file)?;
+    }
     Ok(status.max(inputs.status()))
 }
 
@@ -145,7 +158,7 @@ fn write_extracted(
     ex: &Extractor,
     pages: impl Iterator<Item = PageItem>,
     dir: Option<&Path>,
-    mut sink: Sink,
+    sink: &mut Sink,
     quiet: bool,
 ) -> anyhow::Result<Status> {
     let stdout = std::io::stdout().lock();
@@ -227,7 +240,7 @@ impl Sink {
         Ok(dest.page(page, format.extension(), alone, content, record)?)
     }
 
-    fn finish(self) -> anyhow::Result<Status> {
+    fn finish(&self) -> anyhow::Result<Status> {
         if let (Some(lang), n @ 1..) = (&self.language, self.off_language) {
             common::warn(format!(
                 "{n} pages left out: their main text is not in '{lang}'"

@@ -297,3 +297,58 @@ fn target_language_keeps_one_language() {
     assert_eq!(records[0]["language"]["code"], "de");
     assert!(err(&o).contains("2 pages left out"), "{}", err(&o));
 }
+
+/// `--dedup` within a run, and `--dedup-index` across runs: a copy of a page, its template
+/// changed, names the page it repeats; a damaged index is a one-line error.
+#[test]
+fn near_duplicates_within_and_across_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let story = |title: &str, words: &str, date: &str| {
+        format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav><p class=date>{date}</p>\
+             <article><h1>{title}</h1><p>{words}</p><p>{words}</p></article></body></html>"
+        )
+    };
+    let other = "Volunteers planted four hundred trees along the ring road on Saturday, \
+        and the parks department promised to water them through the first dry summer.";
+    let write = |name: &str, html: String| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, html).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let a = write("a.html", story("Lighthouse", ARTICLE, "Monday 3 May"));
+    let b = write("b.html", story("Trees", other, "Tuesday 4 May"));
+    let a2 = write("c.html", story("Lighthouse", ARTICLE, "Friday 7 May"));
+    let index = dir.path().join("seen.idx");
+    let idx = index.to_str().unwrap();
+    let records = |o: &Output| -> Vec<serde_json::Value> {
+        out(o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let o = run(&["extract", "-q", "--dedup-index", idx, &a, &b, &a2]);
+    assert!(o.status.success(), "{}", err(&o));
+    let got = records(&o);
+    assert_eq!(got.len(), 3);
+    assert!(got[0].get("duplicate_of").is_none() && got[1].get("duplicate_of").is_none());
+    assert_eq!(got[2]["duplicate_of"], a.as_str());
+    assert!(got[2].get("text").is_none(), "a duplicate carries no text");
+
+    // A later run knows the earlier run's pages.
+    let a3 = write("d.html", story("Lighthouse", ARTICLE, "Sunday 9 May"));
+    let o = run(&["extract", "-q", "--dedup-index", idx, &a3, &b]);
+    let got = records(&o);
+    assert_eq!(got[0]["duplicate_of"], a.as_str(), "{}", out(&o));
+    assert_eq!(got[1]["duplicate_of"], b.as_str());
+
+    // --dedup alone remembers nothing between runs.
+    let o = run(&["extract", "-q", "--dedup", &a3, &b]);
+    assert!(records(&o).iter().all(|r| r.get("duplicate_of").is_none()));
+
+    std::fs::write(&index, b"not an index at all").unwrap();
+    let o = run(&["extract", "-q", "--dedup-index", idx, &a]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
+    assert!(err(&o).contains("seen.idx"));
+}
