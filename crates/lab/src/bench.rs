@@ -8,6 +8,8 @@
 //!   extract --profile` runs), single-threaded (per core) and with all threads.
 //! * `bench forest`: FOREST's learning time for 20 pages and its wrapper's time per page
 //!   beside the parse time per page.
+//! * `bench dedup`: near-duplicate signatures of a million synthetic texts, their index and
+//!   `Seen` with URL keys: time per stage and peak memory (`crate::dedup_bench`).
 //!
 //! Timing lives here, never in tests.
 
@@ -44,6 +46,9 @@ enum What {
     /// Time the page-level method on one core: parse, classify, smooth and extract each
     /// page, and smoothing alone.
     Pagelevel(crate::pagelevel::PagelevelBench),
+    /// Sign a million synthetic texts and index them for near-duplicates: time per stage
+    /// and peak memory.
+    Dedup(crate::dedup_bench::DedupBench),
     /// What site learning costs on one core: a site's pages extracted page by page, against
     /// the same pages learned (the default site methods) and extracted with the profile.
     Site(SiteBench),
@@ -141,6 +146,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Forest(b) => crate::forest_eval::bench(b),
         What::Pagelevel(b) => crate::pagelevel::bench(b),
         What::Site(b) => site(b),
+        What::Dedup(b) => crate::dedup_bench::bench(b),
     }
 }
 

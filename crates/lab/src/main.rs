@@ -20,6 +20,7 @@ mod bench;
 mod content;
 mod content_site;
 mod crawl_bench;
+mod dedup_bench;
 mod dedup_eval;
 mod eval;
 mod forest_eval;
