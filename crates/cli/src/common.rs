@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chaff::SiteFrom;
-use chaff::corpus::{CorpusError, Page};
+use chaff::corpus::{CorpusError, Page, is_url};
 use chaff::corpus::{Pages, PagesOptions};
 use chaff::dom::ParseOptions;
 use clap::Args;
 
-use crate::fetch::{FetchArgs, Fetched, is_url};
+use crate::fetch::{FetchArgs, Fetched};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How a command ended.

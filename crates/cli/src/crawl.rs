@@ -45,6 +45,9 @@ pub struct PoliteArgs {
     pub user_agent: String,
 }
 
+/// The media types of HTML pages.
+const HTML_TYPES: &str = "text/html,application/xhtml+xml";
+
 /// Arguments of `chaff crawl`.
 #[derive(Args)]
 pub struct CrawlArgs {
@@ -97,12 +100,7 @@ pub struct CrawlArgs {
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     retry_backoff: Duration,
     /// Media types of pages kept.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "text/html,application/xhtml+xml",
-        value_name = "TYPE,..."
-    )]
+    #[arg(long, value_delimiter = ',', default_value = HTML_TYPES)]
     accept: Vec<String>,
     /// How requests are made.
     #[command(flatten)]

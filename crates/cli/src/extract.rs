@@ -138,62 +138,14 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         off_language: 0,
     };
     let pages = again()?.chain(kept_errors);
-    let status = write_extracted(
-        &extractor,
-        pages,
-        args.output.as_deref(),
-        &mut sink,
-        args.input.quiet,
-    )?;
+    let status = sink.run(&extractor, pages, args.output.as_deref(), args.input.quiet)?;
     if let (Some(file), Some(seen)) = (&args.dedup_index, &sink.dedup) {
         seen.save(file)?;
     }
     Ok(status.max(inputs.status()))
 }
 
-/// Extracts every page (in parallel batches, output in input order) and writes the results:
-/// one file per page into the output folder, or to stdout (the bare content for a single
-/// page, JSON Lines for several).
-fn write_extracted(
-    ex: &Extractor,
-    pages: impl Iterator<Item = PageItem>,
-    dir: Option<&Path>,
-    sink: &mut Sink,
-    quiet: bool,
-) -> anyhow::Result<Status> {
-    let stdout = std::io::stdout().lock();
-    let mut dest = match dir {
-        Some(dir) => PageSink::folder(dir, stdout)?,
-        None => PageSink::stream(stdout, "standard output"),
-    };
-    let progress = Progress::new(quiet, "extracting");
-    let mut results = ex.extract_all(pages, BATCH).peekable();
-    while let Some(done) = results.next() {
-        let alone = sink.seen == 0 && results.peek().is_none();
-        sink.seen += 1;
-        progress.page(done.size);
-        let e = match done.result {
-            Ok(e) => e,
-            Err(e) => {
-                progress.warn(&e);
-                sink.status = Status::Partial;
-                continue;
-            }
-        };
-        for w in e.warnings() {
-            progress.warn(format!("{}: {w}", e.source()));
-        }
-        if sink.write(&mut dest, alone, &done.page, &e)? == WriteOutcome::Closed {
-            progress.finish();
-            return Ok(sink.status);
-        }
-    }
-    progress.finish();
-    dest.finish()?;
-    sink.finish()
-}
-
-/// What [`write_extracted`] filters and counts.
+/// What `extract` filters and counts on the way out.
 struct Sink {
     format: Format,
     labels: bool,
@@ -206,6 +158,57 @@ struct Sink {
 }
 
 impl Sink {
+    /// Extracts every page (in parallel batches, output in input order) and writes the results:
+    /// one file per page into the output folder, or to stdout (the bare content for a single
+    /// page, JSON Lines for several).
+    fn run(
+        &mut self,
+        ex: &Extractor,
+        pages: impl Iterator<Item = PageItem>,
+        dir: Option<&Path>,
+        quiet: bool,
+    ) -> anyhow::Result<Status> {
+        let stdout = std::io::stdout().lock();
+        let mut dest = match dir {
+            Some(dir) => PageSink::folder(dir, stdout)?,
+            None => PageSink::stream(stdout, "standard output"),
+        };
+        let progress = Progress::new(quiet, "extracting");
+        let mut results = ex.extract_all(pages, BATCH).peekable();
+        while let Some(done) = results.next() {
+            let alone = self.seen == 0 && results.peek().is_none();
+            self.seen += 1;
+            progress.page(done.size);
+            let e = match done.result {
+                Ok(e) => e,
+                Err(e) => {
+                    progress.warn(&e);
+                    self.status = Status::Partial;
+                    continue;
+                }
+            };
+            for w in e.warnings() {
+                progress.warn(format!("{}: {w}", e.source()));
+            }
+            if self.write(&mut dest, alone, &done.page, &e)? == WriteOutcome::Closed {
+                progress.finish();
+                return Ok(self.status);
+            }
+        }
+        progress.finish();
+        dest.finish()?;
+        if let (Some(lang), n @ 1..) = (&self.language, self.off_language) {
+            common::warn(format!("{n} pages left out: main text not in '{lang}'"));
+        }
+        if self.seen == 0 {
+            anyhow::bail!("no pages found in the inputs");
+        }
+        if self.written == 0 {
+            anyhow::bail!("no page could be extracted");
+        }
+        Ok(self.status)
+    }
+
     fn write<W: Write>(
         &mut self,
         dest: &mut PageSink<W>,
@@ -233,26 +236,9 @@ impl Sink {
             return Ok(dest.record_only(&record)?);
         }
         let (format, labels) = (self.format, self.labels);
-        let (content, record) = (
-            || e.output(format, labels),
-            || e.record_with(format, labels),
-        );
+        let content = || e.output(format, labels);
+        let record = || e.record_with(format, labels);
         Ok(dest.page(page, format.extension(), alone, content, record)?)
-    }
-
-    fn finish(&self) -> anyhow::Result<Status> {
-        if let (Some(lang), n @ 1..) = (&self.language, self.off_language) {
-            common::warn(format!(
-                "{n} pages left out: their main text is not in '{lang}'"
-            ));
-        }
-        if self.seen == 0 {
-            anyhow::bail!("no pages found in the inputs");
-        }
-        if self.written == 0 {
-            anyhow::bail!("no page could be extracted");
-        }
-        Ok(self.status)
     }
 }
 

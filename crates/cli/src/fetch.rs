@@ -9,10 +9,9 @@ use std::sync::Arc;
 use anyhow::Context;
 use chaff_crawl::{CrawlConfig, Seed, read_url_list};
 
-use crate::crawl::PoliteArgs;
 use clap::Args;
 
-use crate::common::warn;
+use crate::{common::warn, crawl::PoliteArgs};
 
 /// How pages named by URL are fetched.
 #[derive(Args, Clone, Debug)]
@@ -27,12 +26,6 @@ pub struct FetchArgs {
     /// How requests are made.
     #[command(flatten)]
     pub polite: PoliteArgs,
-}
-
-/// Whether an input names a page on the web rather than a file.
-pub fn is_url(input: &str) -> bool {
-    let lower = input.get(..8).unwrap_or(input).to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
 }
 
 /// Fetched pages in a temporary WARC, removed when this is dropped.

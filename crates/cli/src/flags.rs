@@ -109,12 +109,7 @@ pub struct ForestArgs {
     #[arg(long)]
     coverage: bool,
     /// FOREST: the ranking measure (--coverage is short for `coverage`).
-    #[arg(
-        long,
-        value_enum,
-        default_value = "informativeness",
-        value_name = "MEASURE"
-    )]
+    #[arg(long, value_enum, default_value = "informativeness")]
     forest_ranking: ForestRanking,
     /// FOREST: element types with whole attribute values instead of the tolerant form.
     #[arg(long)]

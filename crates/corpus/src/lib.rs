@@ -46,7 +46,7 @@ pub mod warc;
 
 pub use error::CorpusError;
 pub use input::{
-    DEFAULT_MAX_PAGE_BYTES, InputSpec, Media, Page, Pages, PagesOptions, expand_inputs,
+    DEFAULT_MAX_PAGE_BYTES, InputSpec, Media, Page, Pages, PagesOptions, expand_inputs, is_url,
 };
 pub use sink::{
     JsonlWriter, MAX_OUTPUT_NAME, OutputNames, PageSink, WriteOutcome, atomic_write, output_name,

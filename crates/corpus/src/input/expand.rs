@@ -186,8 +186,33 @@ fn walk_matches(
     found
 }
 
+/// Whether an argument names a page on the web (`http://`, `https://`, any case) rather
+/// than a file: such arguments are fetched by the command line, not read here.
+pub fn is_url(arg: &str) -> bool {
+    let scheme = arg.get(..8).unwrap_or(arg).to_ascii_lowercase();
+    scheme.starts_with("http://") || scheme.starts_with("https://")
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn urls_are_told_from_paths() {
+        for url in ["http://a.example/", "HTTPS://b.example/x", "https://c"] {
+            assert!(super::is_url(url), "{url}");
+        }
+        for path in [
+            "page.html",
+            "http.html",
+            "https:/x",
+            "./http://x",
+            "-",
+            "",
+            "é",
+        ] {
+            assert!(!super::is_url(path), "{path}");
+        }
+    }
+
     use super::*;
 
     #[test]

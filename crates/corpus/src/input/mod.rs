@@ -17,7 +17,7 @@ use crate::error::CorpusError;
 use crate::jsonl::{JsonlItem, JsonlSource};
 use crate::warc::WarcPages;
 
-pub use expand::{InputSpec, expand_inputs};
+pub use expand::{InputSpec, expand_inputs, is_url};
 
 /// Default cap on one page's size, after decompression: 64 MiB.
 pub const DEFAULT_MAX_PAGE_BYTES: u64 = 64 << 20;
