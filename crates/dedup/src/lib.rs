@@ -47,8 +47,8 @@
 //! with probability 0.996, while unrelated texts, sharing a shingle or two, almost never
 //! meet); texts short enough that their tolerance is the fixed word count (under `words /
 //! share` = 100 words) are also in 32 bands of 2 slots, since their threshold falls to
-//! `J` ≈ 0.3 (a 25-word text with three words changed is at `J` ≈ 0.44 and is found with
-//! probability 0.9996). Every candidate is then checked by the rule, so a reported duplicate
+//! `J` ≈ 0.25 (a 25-word text with three words changed is at `J` ≈ 0.44 and is found with
+//! probability 0.999). Every candidate is then checked by the rule, so a reported duplicate
 //! is never a hashing accident.
 //!
 //! A duplicate points at a *kept* text (one that repeats no earlier text) that it nearly

@@ -32,7 +32,7 @@ use crate::{Config, DedupError, HASHES, Index, Seen, Signature};
 const MAGIC: &[u8; 8] = b"CHAFFDUP";
 
 /// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 
 /// Bytes of the header: magic, version, config, inserted, count.
 const HEADER: u64 = 8 + 4 + (4 + 8 + 8 + 8) + 8 + 8;
