@@ -54,9 +54,9 @@ pub struct ExtractArgs {
     /// Add every node's label and score to JSON records (`nodes`).
     #[arg(long)]
     labels: bool,
-    /// Drop near-duplicates of an earlier page of the run, compared on their extracted text
-    /// (MinHash of 5-word shingles, similarity 0.8): a duplicate's record says which page it
-    /// repeats (`duplicate_of`) instead of carrying the text, and no file is written for it.
+    /// Drop near-duplicates of an earlier page, compared on their extracted texts (at most 5
+    /// words or 5% of them apart, by MinHash): a duplicate's record names the page it
+    /// repeats (`duplicate_of`) instead of carrying the text; no file is written for it.
     #[arg(long)]
     dedup: bool,
     /// Near-duplicates across runs (implies --dedup): earlier runs' kept pages are read from

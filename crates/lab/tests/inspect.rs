@@ -89,6 +89,7 @@ fn menu_command_and_menu_role() {
         "--menu",
         "--format",
         "json",
+        "--labels",
         path(&page),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
