@@ -14,22 +14,20 @@ use clap::Args;
 use crate::fetch::{FetchArgs, Fetched};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// How a command ended.
+/// How a command ended; the value is the exit status.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
 pub enum Status {
     /// Everything worked.
     #[default]
-    Ok,
+    Ok = 0,
     /// Output was produced, but some inputs failed (reported on stderr).
-    Partial,
+    Partial = 1,
 }
 
 impl From<Status> for ExitCode {
     fn from(s: Status) -> ExitCode {
-        match s {
-            Status::Ok => ExitCode::SUCCESS,
-            Status::Partial => ExitCode::from(1),
-        }
+        ExitCode::from(s as u8)
     }
 }
 

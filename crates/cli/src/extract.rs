@@ -51,6 +51,10 @@ pub struct ExtractArgs {
     /// `deu`), identified from the extracted text, else as the page declares it.
     #[arg(long, value_name = "LANG", value_parser = parse_language)]
     target_language: Option<String>,
+    /// With -o: go on with a run that was cut short, skipping the pages it wrote (the
+    /// folder's journal names them).
+    #[arg(long, requires = "output")]
+    resume: bool,
     /// Add every node's label and score to JSON records (`nodes`).
     #[arg(long)]
     labels: bool,
@@ -138,7 +142,8 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         off_language: 0,
     };
     let pages = again()?.chain(kept_errors);
-    let status = sink.run(&extractor, pages, args.output.as_deref(), args.input.quiet)?;
+    let dir = args.output.as_deref().map(|d| (d, args.resume));
+    let status = sink.run(&extractor, pages, dir, args.input.quiet)?;
     if let (Some(file), Some(seen)) = (&args.dedup_index, &sink.dedup) {
         seen.save(file)?;
     }
@@ -165,14 +170,19 @@ impl Sink {
         &mut self,
         ex: &Extractor,
         pages: impl Iterator<Item = PageItem>,
-        dir: Option<&Path>,
+        dir: Option<(&Path, bool)>,
         quiet: bool,
     ) -> anyhow::Result<Status> {
         let stdout = std::io::stdout().lock();
-        let mut dest = match dir {
-            Some(dir) => PageSink::folder(dir, stdout)?,
-            None => PageSink::stream(stdout, "standard output"),
+        let (mut dest, mut done) = match dir {
+            Some((dir, true)) => PageSink::resume_folder(dir, stdout)?,
+            Some((dir, false)) => (PageSink::folder(dir, stdout)?, Default::default()),
+            None => (
+                PageSink::stream(stdout, "standard output"),
+                Default::default(),
+            ),
         };
+        let pages = pages.filter(|p| !p.as_ref().is_ok_and(|p| done.take(&p.source)));
         let progress = Progress::new(quiet, "extracting");
         let mut results = ex.extract_all(pages, BATCH).peekable();
         while let Some(done) = results.next() {

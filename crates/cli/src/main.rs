@@ -8,7 +8,7 @@ mod learn;
 use std::process::ExitCode;
 
 use chaff_cli::{common, crawl};
-use clap::error::ErrorKind;
+use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand as NoCommandGiven;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Separate what a web page says from the template it is wrapped in, learning each site's
@@ -59,12 +59,7 @@ fn man(command: Option<&str>) -> anyhow::Result<common::Status> {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e)
-            if !e.use_stderr()
-                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
-        {
-            e.exit()
-        }
+        Err(e) if !e.use_stderr() || e.kind() == NoCommandGiven => e.exit(),
         Err(e) => {
             // Usage errors on one line, like every other error: the message's first
             // paragraph, without clap's usage block.
@@ -80,18 +75,15 @@ fn main() -> ExitCode {
         Command::Learn(args) => learn::run(*args),
         Command::Crawl(args) => crawl::run(*args),
         Command::Completions { shell } => {
-            let mut out = std::io::stdout().lock();
-            clap_complete::generate(shell, &mut Cli::command(), "chaff", &mut out);
+            clap_complete::generate(shell, &mut Cli::command(), "chaff", &mut std::io::stdout());
             Ok(common::Status::Ok)
         }
         Command::Man { command } => man(command.as_deref()),
     };
     match result {
         Ok(status) => status.into(),
+        Err(e) if common::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            if common::is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
             eprintln!("chaff: error: {}", common::error_line(&e));
             ExitCode::from(2)
         }

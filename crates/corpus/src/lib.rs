@@ -49,7 +49,8 @@ pub use input::{
     DEFAULT_MAX_PAGE_BYTES, InputSpec, Media, Page, Pages, PagesOptions, expand_inputs, is_url,
 };
 pub use sink::{
-    JsonlWriter, MAX_OUTPUT_NAME, OutputNames, PageSink, WriteOutcome, atomic_write, output_name,
+    JsonlWriter, MAX_OUTPUT_NAME, OutputNames, PAGES_JOURNAL, PageSink, WriteOutcome, Written,
+    atomic_write, output_name,
 };
 pub use site::{
     SiteKey, SiteKeySource, UNKNOWN_SITE, original_url, registrable_domain, site_file_stem,

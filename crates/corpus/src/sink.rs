@@ -21,6 +21,16 @@ use crate::input::Page;
 /// A new file gets the usual `rw-r--r--` mode (the temporary file is private
 /// while written); an existing one keeps its mode.
 pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), CorpusError> {
+    atomic_write_then(path, bytes, || Ok(()))
+}
+
+/// [`atomic_write`], calling `before_rename` once the bytes are safely in the temporary
+/// file and before it takes `path`'s place (an error there leaves `path` as it was).
+fn atomic_write_then(
+    path: impl AsRef<Path>,
+    bytes: &[u8],
+    before_rename: impl FnOnce() -> io::Result<()>,
+) -> Result<(), CorpusError> {
     let path = path.as_ref();
     let fail = |source| CorpusError::Write {
         target: path.display().to_string(),
@@ -43,6 +53,7 @@ pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), CorpusEr
     if let Some(p) = permissions {
         tmp.as_file().set_permissions(p).map_err(fail)?;
     }
+    before_rename().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }
@@ -238,6 +249,13 @@ pub struct OutputNames {
 }
 
 impl OutputNames {
+    /// Marks a name as taken (by a file written earlier).
+    pub fn reserve(&mut self, name: &str) {
+        self.used.insert(name.to_ascii_lowercase());
+    }
+}
+
+impl OutputNames {
     /// An empty set of names.
     pub fn new() -> Self {
         Self::default()
@@ -372,19 +390,85 @@ pub struct PageSink<W: Write> {
     stream: JsonlWriter<W>,
     single: Option<String>,
     pages: usize,
+    journal: Option<std::fs::File>,
+}
+
+/// The journal of a folder of pages: a line `name<TAB>source` per page, appended once the
+/// page's bytes are in a temporary file and before the file takes its name, so that every
+/// file of the folder is in it and an interrupted run can go on ([`PageSink::resume_folder`]).
+pub const PAGES_JOURNAL: &str = ".chaff-pages";
+
+/// The pages an interrupted run wrote, by source, as [`PageSink::resume_folder`] found them.
+#[derive(Debug, Default)]
+pub struct Written(std::collections::HashMap<String, usize>);
+
+impl Written {
+    /// Whether a page of this source was written (each written page answers yes once, so
+    /// that a source read twice is skipped only as often as it was written).
+    pub fn take(&mut self, source: &str) -> bool {
+        match self.0.get_mut(source) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 impl<W: Write> PageSink<W> {
     /// Pages into files of `dir` (created if missing); `stream` gets records only
     /// ([`PageSink::record_only`]).
     pub fn folder(dir: &Path, stream: W) -> Result<Self, CorpusError> {
-        std::fs::create_dir_all(dir).map_err(|source| CorpusError::Write {
+        Ok(PageSink::resume(dir, stream, false)?.0)
+    }
+
+    /// [`PageSink::folder`] going on with an interrupted run into `dir`: the pages its
+    /// journal names whose files are there are kept (their names stay taken), and returned
+    /// so that they are not extracted again; temporary files of a write cut short are
+    /// removed.
+    pub fn resume_folder(dir: &Path, stream: W) -> Result<(Self, Written), CorpusError> {
+        PageSink::resume(dir, stream, true)
+    }
+
+    fn resume(dir: &Path, stream: W, keep: bool) -> Result<(Self, Written), CorpusError> {
+        let fail = |source| CorpusError::Write {
             target: dir.display().to_string(),
             source,
-        })?;
+        };
+        std::fs::create_dir_all(dir).map_err(fail)?;
         let mut sink = PageSink::stream(stream, "standard output");
+        let mut written = Written::default();
+        let journal = dir.join(PAGES_JOURNAL);
+        let mut kept = String::new();
+        if keep {
+            let old = std::fs::read_to_string(&journal).unwrap_or_default();
+            // A line without its newline was cut short: its page is written again.
+            for line in old.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+                let Some((name, source)) = line.trim_end_matches('\n').split_once('\t') else {
+                    continue;
+                };
+                if dir.join(name).is_file() {
+                    sink.names.reserve(name);
+                    *written.0.entry(source.to_string()).or_default() += 1;
+                    kept.push_str(line);
+                }
+            }
+            for entry in std::fs::read_dir(dir).map_err(fail)?.flatten() {
+                if entry
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(".chaff-tmp-")
+                {
+                    std::fs::remove_file(entry.path()).map_err(fail)?;
+                }
+            }
+        }
+        atomic_write(&journal, kept.as_bytes())?;
+        let file = std::fs::OpenOptions::new().append(true).open(&journal);
+        sink.journal = Some(file.map_err(fail)?);
         sink.dir = Some(dir.to_path_buf());
-        Ok(sink)
+        Ok((sink, written))
     }
 
     /// Pages onto a stream named `name` in errors.
@@ -395,6 +479,7 @@ impl<W: Write> PageSink<W> {
             stream: JsonlWriter::new(out, name),
             single: None,
             pages: 0,
+            journal: None,
         }
     }
 
@@ -417,7 +502,12 @@ impl<W: Write> PageSink<W> {
         self.pages += 1;
         if let Some(dir) = &self.dir {
             let name = self.names.name(page, self.pages - 1, ext);
-            atomic_write(dir.join(name), content().as_bytes())?;
+            let line = format!("{name}\t{}\n", page.source.replace(['\t', '\n'], " "));
+            let journal = self.journal.as_mut();
+            atomic_write_then(dir.join(name), content().as_bytes(), || match journal {
+                Some(j) => j.write_all(line.as_bytes()).and_then(|()| j.flush()),
+                None => Ok(()),
+            })?;
             Ok(WriteOutcome::Written)
         } else if alone {
             self.single = Some(content());

@@ -62,3 +62,75 @@ fn failures_name_the_path_and_leave_nothing() {
     assert!(leftovers(dir.path()).is_empty());
     assert_eq!(fs::read(occupied.join("keep")).unwrap(), b"k");
 }
+
+fn page(source: &str, url: &str) -> chaff_corpus::Page {
+    chaff_corpus::Page {
+        source: source.into(),
+        url: Some(url.into()),
+        bytes: Vec::new(),
+        charset: None,
+        folder: None,
+        media: chaff_corpus::Media::Html,
+    }
+}
+
+/// A folder run journals every page before its file takes its name; resuming keeps the
+/// pages whose files are there, forgets the rest (a journal line cut short, a file that
+/// never took its name), removes temporary files, and keeps the written names taken.
+#[test]
+fn page_folders_resume_from_their_journal() {
+    use chaff_corpus::{PAGES_JOURNAL, PageSink, WriteOutcome};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut sink = PageSink::folder(&out, Vec::new()).unwrap();
+    for (source, url) in [
+        ("w#1", "https://a.example/x"),
+        ("w#2", "https://a.example/y"),
+    ] {
+        let w = sink.page(
+            &page(source, url),
+            "txt",
+            false,
+            || source.to_string(),
+            Default::default,
+        );
+        assert_eq!(w.unwrap(), WriteOutcome::Written);
+    }
+    drop(sink);
+    let journal = out.join(PAGES_JOURNAL);
+    assert_eq!(
+        fs::read_to_string(&journal).unwrap(),
+        "x.txt\tw#1\ny.txt\tw#2\n"
+    );
+    // A run killed: a journal line for a file that never took its name, a line cut short,
+    // a temporary file.
+    let mut text = fs::read_to_string(&journal).unwrap();
+    text.push_str("z.txt\tw#3\nq.txt\tw#");
+    fs::write(&journal, text).unwrap();
+    fs::write(out.join(".chaff-tmp-abc"), b"half a page").unwrap();
+
+    let (mut sink, mut written) = PageSink::resume_folder(&out, Vec::new()).unwrap();
+    assert!(written.take("w#1") && written.take("w#2"));
+    assert!(!written.take("w#1") && !written.take("w#3"));
+    assert!(leftovers(&out).is_empty());
+    assert_eq!(
+        fs::read_to_string(&journal).unwrap(),
+        "x.txt\tw#1\ny.txt\tw#2\n"
+    );
+    // Another page named like a written one gets a name of its own.
+    sink.page(
+        &page("w#9", "https://b.example/x"),
+        "txt",
+        false,
+        || "nine".into(),
+        Default::default,
+    )
+    .unwrap();
+    let names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(fs::read_to_string(out.join("x.txt")).unwrap(), "w#1");
+}

@@ -1,0 +1,216 @@
+//! Faults (the hardening issue): `chaff extract -o DIR` killed with SIGKILL and started again
+//! with `--resume` writes every page exactly once and leaves no partial file; a full disk
+//! is a clear one-line error, and every file left in the folder is whole.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use chaff_corpus::http::build_response;
+use chaff_corpus::{WarcCompression, WarcWriter};
+
+fn chaff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chaff"))
+}
+
+fn run(args: &[&str]) -> Output {
+    chaff().args(args).output().expect("chaff runs")
+}
+
+/// A WARC of `pages` synthetic pages, each with its own URL.
+fn warc(dir: &Path, pages: usize) -> PathBuf {
+    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+        seed: 7,
+        site_index: 0,
+        pages,
+        archive: None,
+        style: Some(chaff_synth::Style::Html5),
+        domain: Some("www.example.org".into()),
+    });
+    let mut bytes = Vec::new();
+    {
+        let mut w = WarcWriter::new(&mut bytes, WarcCompression::Gzip);
+        for p in &site.pages {
+            let head = [("Content-Type", "text/html; charset=utf-8")];
+            let http = build_response(200, "OK", &head, p.html.as_bytes());
+            w.write_response(&p.url, &http).unwrap();
+        }
+    }
+    let path = dir.join("crawl.warc.gz");
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The files of a folder by name (dot files aside), and the names of leftover temporaries.
+fn files(dir: &Path) -> (BTreeMap<String, Vec<u8>>, Vec<String>) {
+    let mut files = BTreeMap::new();
+    let mut temporary = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".chaff-tmp-") {
+            temporary.push(name);
+        } else if !name.starts_with('.') {
+            files.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    (files, temporary)
+}
+
+/// Starts an extraction into `out` and kills it with SIGKILL once `at_least` more files are
+/// there (or lets it end, when it is quicker than that).
+fn start_and_kill(warc: &Path, out: &Path, resume: bool, at_least: usize) {
+    let before = if out.exists() { files(out).0.len() } else { 0 };
+    let mut args = vec![
+        "extract",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ];
+    if resume {
+        args.push("--resume");
+    }
+    let mut child = chaff().args(&args).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        if out.exists() && files(out).0.len() >= before + at_least {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn killed_and_resumed_writes_every_page_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let warc = warc(tmp.path(), 300);
+    let clean = tmp.path().join("clean");
+    let o = run(&[
+        "extract",
+        "-q",
+        "-o",
+        clean.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (expected, _) = files(&clean);
+    assert_eq!(expected.len(), 300);
+
+    let out = tmp.path().join("out");
+    start_and_kill(&warc, &out, false, 40);
+    start_and_kill(&warc, &out, true, 40);
+    let killed = files(&out).0.len();
+    assert!(
+        killed < 300,
+        "the runs were not cut short: make the WARC larger"
+    );
+    let o = run(&[
+        "extract",
+        "-q",
+        "--resume",
+        "-o",
+        out.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (got, temporary) = files(&out);
+    assert!(temporary.is_empty(), "{temporary:?}");
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "killed with {killed} files written"
+    );
+    // The same pages, each once; a name that carries a run's page number may differ.
+    let contents = |m: &BTreeMap<String, Vec<u8>>| {
+        let mut v: Vec<Vec<u8>> = m.values().cloned().collect();
+        v.sort();
+        v
+    };
+    assert!(
+        contents(&got) == contents(&expected),
+        "the pages differ from a clean run's"
+    );
+    let journal = std::fs::read_to_string(out.join(chaff_corpus::PAGES_JOURNAL)).unwrap();
+    let mut sources: Vec<&str> = journal
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|p| p.1)
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    assert_eq!(sources.len(), 300, "every page journaled once");
+    assert_eq!(journal.lines().count(), 300);
+}
+
+/// Needs a small tmpfs (root, and a sandbox that lets it mount); skipped with a printed
+/// reason elsewhere.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_one_clear_error_and_no_partial_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let warc = warc(tmp.path(), 80);
+    let clean = tmp.path().join("clean");
+    let o = run(&[
+        "extract",
+        "-q",
+        "-f",
+        "html",
+        "-o",
+        clean.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let mount = tmp.path().join("small");
+    std::fs::create_dir(&mount).unwrap();
+    let mounted = Command::new("mount")
+        .args([
+            "-t",
+            "tmpfs",
+            "-o",
+            "size=200k",
+            "tmpfs",
+            mount.to_str().unwrap(),
+        ])
+        .output();
+    match &mounted {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => {
+            let why = String::from_utf8_lossy(&o.stderr);
+            eprintln!("skipped: cannot mount a tmpfs here: {}", why.trim());
+            return;
+        }
+        Err(e) => {
+            eprintln!("skipped: cannot run mount: {e}");
+            return;
+        }
+    }
+    let out = mount.join("out");
+    let o = run(&[
+        "extract",
+        "-q",
+        "-f",
+        "html",
+        "-o",
+        out.to_str().unwrap(),
+        warc.to_str().unwrap(),
+    ]);
+    let (got, temporary) = files(&out);
+    let _ = Command::new("umount").arg(&mount).status();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("No space left on device") && err.contains("cannot write"),
+        "{err}"
+    );
+    assert!(temporary.is_empty(), "{temporary:?}");
+    assert!(!got.is_empty() && got.len() < 80, "{} files", got.len());
+    let (expected, _) = files(&clean);
+    for (name, bytes) in &got {
+        assert_eq!(expected.get(name), Some(bytes), "{name} is whole");
+    }
+}
