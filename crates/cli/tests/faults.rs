@@ -14,7 +14,10 @@ fn chaff() -> Command {
     Command::new(env!("CARGO_BIN_EXE_chaff"))
 }
 
-fn run(args: &[&str]) -> Output {
+/// `chaff extract -q [extra] -o OUT WARC`.
+fn extract_into(out: &Path, warc: &Path, extra: &[&str]) -> Output {
+    let (out, warc) = (out.to_str().unwrap(), warc.to_str().unwrap());
+    let args = [&["extract", "-q"][..], extra, &["-o", out, warc]].concat();
     chaff().args(args).output().expect("chaff runs")
 }
 
@@ -89,13 +92,7 @@ fn killed_and_resumed_writes_every_page_once() {
     let tmp = tempfile::tempdir().unwrap();
     let warc = warc(tmp.path(), 300);
     let clean = tmp.path().join("clean");
-    let o = run(&[
-        "extract",
-        "-q",
-        "-o",
-        clean.to_str().unwrap(),
-        warc.to_str().unwrap(),
-    ]);
+    let o = extract_into(&clean, &warc, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (expected, _) = files(&clean);
     assert_eq!(expected.len(), 300);
@@ -108,14 +105,7 @@ fn killed_and_resumed_writes_every_page_once() {
         killed < 300,
         "the runs were not cut short: make the WARC larger"
     );
-    let o = run(&[
-        "extract",
-        "-q",
-        "--resume",
-        "-o",
-        out.to_str().unwrap(),
-        warc.to_str().unwrap(),
-    ]);
+    let o = extract_into(&out, &warc, &["--resume"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (got, temporary) = files(&out);
     assert!(temporary.is_empty(), "{temporary:?}");
@@ -154,15 +144,7 @@ fn a_full_disk_is_one_clear_error_and_no_partial_file() {
     let tmp = tempfile::tempdir().unwrap();
     let warc = warc(tmp.path(), 80);
     let clean = tmp.path().join("clean");
-    let o = run(&[
-        "extract",
-        "-q",
-        "-f",
-        "html",
-        "-o",
-        clean.to_str().unwrap(),
-        warc.to_str().unwrap(),
-    ]);
+    let o = extract_into(&clean, &warc, &["-f", "html"]);
     assert!(o.status.success());
     let mount = tmp.path().join("small");
     std::fs::create_dir(&mount).unwrap();
@@ -189,15 +171,7 @@ fn a_full_disk_is_one_clear_error_and_no_partial_file() {
         }
     }
     let out = mount.join("out");
-    let o = run(&[
-        "extract",
-        "-q",
-        "-f",
-        "html",
-        "-o",
-        out.to_str().unwrap(),
-        warc.to_str().unwrap(),
-    ]);
+    let o = extract_into(&out, &warc, &["-f", "html"]);
     let (got, temporary) = files(&out);
     let _ = Command::new("umount").arg(&mount).status();
     let err = String::from_utf8_lossy(&o.stderr);
