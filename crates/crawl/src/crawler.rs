@@ -74,6 +74,10 @@ pub struct CrawlConfig {
     pub accept: Vec<String>,
     /// `User-Agent` sent.
     pub user_agent: String,
+    /// Whether the delay also follows a host's robots.txt request. A crawl waits; a list of
+    /// pages asked for by name ([`CrawlConfig::page_list`]) fetches its first page of a host
+    /// right after robots.txt, as a browser would, and spaces the next ones by the delay.
+    pub wait_after_robots: bool,
     /// Problems kept, as `url: message`, for [`Summary::first_errors`] (a crawl of a
     /// list of pages wants every one; a site crawl the first few).
     pub max_reported_errors: usize,
@@ -102,6 +106,7 @@ impl Default for CrawlConfig {
             retry_backoff: Duration::from_secs(2),
             accept: vec!["text/html".into(), "application/xhtml+xml".into()],
             user_agent: USER_AGENT.into(),
+            wait_after_robots: true,
             max_reported_errors: 20,
         }
     }
@@ -117,6 +122,7 @@ impl CrawlConfig {
             max_depth: 0,
             max_body_bytes,
             max_reported_errors: usize::MAX,
+            wait_after_robots: false,
             ..CrawlConfig::default()
         }
     }
@@ -776,7 +782,11 @@ impl Crawler {
                 h.delay = h.delay.max(cd);
             }
         }
-        self.frontier.finished(id, finished, Duration::ZERO);
+        if self.config.wait_after_robots {
+            self.frontier.finished(id, finished, Duration::ZERO);
+        } else {
+            self.frontier.released(id);
+        }
         Ok(())
     }
 

@@ -238,6 +238,15 @@ impl Frontier {
         self.schedule(id);
     }
 
+    /// A host's request ended and its next may start at once (robots.txt before a list of
+    /// pages: [`crate::CrawlConfig::wait_after_robots`]).
+    pub fn released(&mut self, id: usize) {
+        if let Some(h) = self.hosts.get_mut(id) {
+            h.in_flight = h.in_flight.saturating_sub(1);
+        }
+        self.schedule(id);
+    }
+
     /// Notes a request to a host ending at `finished`; the next may start `wait` later
     /// (the host's delay, or a longer back-off).
     pub fn finished(&mut self, id: usize, finished: Instant, wait: Duration) {

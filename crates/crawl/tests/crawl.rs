@@ -610,3 +610,53 @@ fn summaries_for_people() {
     );
     assert!(!line.contains('\n'));
 }
+
+/// A list of pages fetches a host's first page right after its robots.txt, and spaces the
+/// next ones by the delay; a crawl waits after robots.txt too.
+#[test]
+fn a_list_of_pages_does_not_wait_after_robots() {
+    let server = TestServer::start(|path| match path {
+        "/robots.txt" => Reply::new(200, "text/plain", "User-agent: *\nAllow: /\n"),
+        _ => page(&[]),
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let base = server.base();
+    let delay = Duration::from_millis(400);
+    let list = CrawlConfig {
+        delay,
+        ..CrawlConfig::page_list(dir.path().join("list.warc.gz"), 1 << 20)
+    };
+    run(
+        list,
+        vec![
+            Seed::Page(format!("{base}/a")),
+            Seed::Page(format!("{base}/b")),
+        ],
+    );
+    let hits = server.hits();
+    let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(paths, ["/robots.txt", "/a", "/b"]);
+    assert!(
+        hits[1].at - hits[0].at < delay,
+        "the first page waited after robots.txt"
+    );
+    assert!(
+        hits[2].at - hits[1].at >= delay,
+        "the second page did not wait"
+    );
+
+    let crawl = CrawlConfig {
+        delay,
+        max_depth: 0,
+        ..config(dir.path())
+    };
+    let before = server.hits().len();
+    run(crawl, vec![Seed::Page(format!("{base}/c"))]);
+    let hits = server.hits();
+    assert_eq!(hits.len(), before + 2);
+    assert!(
+        hits[before + 1].at - hits[before].at >= delay,
+        "a crawl waits after robots.txt"
+    );
+}
