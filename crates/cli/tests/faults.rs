@@ -188,3 +188,37 @@ fn a_full_disk_is_one_clear_error_and_no_partial_file() {
         assert_eq!(expected.get(name), Some(bytes), "{name} is whole");
     }
 }
+
+/// The hostile inputs of `chaff_synth::adversarial` (at a hundredth of their size): each
+/// ends with output or one-line errors and a documented exit status, never a panic.
+#[test]
+fn hostile_inputs_end_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs =
+        chaff_synth::adversarial::write_all(tmp.path(), chaff_synth::adversarial::Scale::Small)
+            .unwrap();
+    assert!(inputs.len() >= 14);
+    for input in inputs {
+        let o = chaff()
+            .args(["extract", "-q"])
+            .arg(&input.path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let code = o.status.code();
+        assert!(
+            matches!(code, Some(0..=2)),
+            "{}: exit {code:?}: {err}",
+            input.name
+        );
+        assert!(!err.contains("panicked"), "{}: {err}", input.name);
+        assert!(
+            err.lines().all(|l| l.starts_with("chaff: ")),
+            "{}: {err}",
+            input.name
+        );
+        if code == Some(0) {
+            assert!(!o.stdout.is_empty(), "{}: no output", input.name);
+        }
+    }
+}
