@@ -122,7 +122,7 @@ impl Inputs<'_> {
         let fetched = Pages::from_args(&warc.collect::<Vec<_>>(), PagesOptions::default())?;
         let named = fetched.map(|page| {
             page.map(|p| Page {
-                source: p.url.clone().unwrap_or_default(),
+                source: p.url.clone().unwrap_or_else(|| p.source.clone()),
                 ..p
             })
         });

@@ -228,7 +228,7 @@ impl Sink {
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
         if let Some(lang) = &self.language
-            && !e.language().is_some_and(|l| l.is(lang))
+            && e.language().is_none_or(|l| l.code != *lang)
         {
             self.off_language += 1;
             return Ok(WriteOutcome::Written);

@@ -442,13 +442,21 @@ impl<W: Write> PageSink<W> {
         let journal = dir.join(PAGES_JOURNAL);
         let mut kept = String::new();
         if keep {
-            let old = std::fs::read_to_string(&journal).unwrap_or_default();
-            // A line without its newline was cut short: its page is written again.
+            let old = match std::fs::read_to_string(&journal) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+                read => read.map_err(|source| CorpusError::Unreadable {
+                    path: journal.clone(),
+                    source,
+                })?,
+            };
+            // A line without its newline was cut short: its page is written again. A name
+            // is a plain file name, as [`OutputNames`] makes them; anything else is ignored.
             for line in old.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
                 let Some((name, source)) = line.trim_end_matches('\n').split_once('\t') else {
                     continue;
                 };
-                if dir.join(name).is_file() {
+                let plain = !name.starts_with('.') && !name.contains(['/', '\\']);
+                if plain && dir.join(name).is_file() {
                     sink.names.reserve(name);
                     *written.0.entry(source.to_string()).or_default() += 1;
                     kept.push_str(line);

@@ -352,18 +352,10 @@ fn extract(b: CleanBench) -> anyhow::Result<Status> {
 
 /// The process's peak resident memory (Linux `VmHWM`), or "unknown".
 fn peak_memory() -> String {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or_else(
-            || "unknown".into(),
-            |kb| format!("{:.2} GB", kb as f64 / 1e6),
-        )
+    crate::crawl_bench::proc_status_kib("VmHWM:").map_or_else(
+        || "unknown".into(),
+        |kb| format!("{:.2} GB", kb as f64 / 1e6),
+    )
 }
 
 /// Per site and sample size: template tokens and learning time (the paper's Figure 2b and
