@@ -4,6 +4,17 @@
 //! writer that knows about block breaks, line prefixes (block quotes, list continuation) and
 //! inline wrappers whose content may turn out empty (a link whose text was all removed
 //! leaves nothing behind, not `[](url)`).
+//!
+//! Structure rules, each chosen so that the Markdown says what the page's markup says:
+//! * A list item's first block starts on the marker's line (`- text`, never `- ` followed by
+//!   an indented paragraph); its later blocks are indented continuation lines.
+//! * Only data tables become GFM pipe tables. A table is read as layout (its cells become
+//!   blocks) when it says so (`role="presentation"`/`"none"`), holds another table, or has
+//!   fewer than two rows or two columns. A pipe table's cells stay on one line: blocks,
+//!   breaks and list items inside a cell become spaces, and `|` is escaped.
+//! * Code blocks are literal: emphasis and links inside `<pre>` add no markers, and the
+//!   fence names the language from a `language-*`/`lang-*`/`highlight-*` class of the
+//!   `<pre>` or of its `<code>`.
 
 use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
@@ -73,6 +84,8 @@ enum Close {
     Block,
     Heading,
     Line,
+    /// A list item: its continuation prefix is popped.
+    Item,
     List,
     Quote,
     Pre,
@@ -89,6 +102,8 @@ enum Close {
         href_at: usize,
     },
     Table,
+    /// A layout table: its rows and cells were blocks.
+    LayoutTable,
     Row,
     Cell,
 }
@@ -110,16 +125,27 @@ struct Writer {
     row_cells: u32,
     row_is_first: bool,
     row_has_th: bool,
-    table_depth: u32,
+    /// Open tables, innermost last: whether each is rendered as a pipe table.
+    tables: Vec<bool>,
+    /// Open pipe-table cells (everything inside one stays on the row's line).
+    cells: u32,
     /// A block quote was just opened and nothing written in it yet.
     quote_opened: bool,
+    /// A list item's marker was just written and nothing after it yet.
+    item_opened: bool,
 }
 
 impl Writer {
+    /// Asks for a break of `n` newlines before the next content (a space inside a cell).
     fn block(&mut self, n: u8) {
-        // Right after a quote opens, its "> " is already written at the start of a line:
-        // any further break would be an empty quoted line.
-        if self.quote_opened {
+        if self.cells > 0 {
+            self.pending_space = true;
+            return;
+        }
+        // Right after a quote opens, its "> " is already written at the start of a line,
+        // and right after a list marker the item's first block belongs on the marker's
+        // line: any break there would leave an empty quoted line or an empty item.
+        if self.quote_opened || self.item_opened {
             return;
         }
         if !self.out.is_empty() {
@@ -153,13 +179,20 @@ impl Writer {
             || (!prefix.is_empty() && self.out.ends_with(&prefix))
     }
 
-    fn raw(&mut self, s: &str) {
+    /// Gets the writer ready for inline content: owed breaks written, a pending space
+    /// written unless the line starts or already ends with one.
+    fn begin(&mut self) {
         self.quote_opened = false;
+        self.item_opened = false;
         self.flush_owed();
-        if self.pending_space && !self.at_line_start() {
+        if self.pending_space && !self.at_line_start() && !self.out.ends_with(' ') {
             self.out.push(' ');
         }
         self.pending_space = false;
+    }
+
+    fn raw(&mut self, s: &str) {
+        self.begin();
         self.out.push_str(s);
     }
 
@@ -168,22 +201,32 @@ impl Writer {
     }
 
     fn text(&mut self, s: &str) {
-        self.quote_opened = false;
         if self.pre > 0 {
+            self.quote_opened = false;
+            self.item_opened = false;
             self.flush_owed();
             self.out.push_str(s);
             return;
         }
-        self.flush_owed();
-        if self.pending_space && !self.at_line_start() {
-            self.out.push(' ');
-        }
-        self.pending_space = false;
+        self.begin();
         let line_start = self.at_line_start();
-        escape_md(s, line_start, &mut self.out);
+        escape_md(s, line_start, self.cells > 0, &mut self.out);
     }
 
     fn open(&mut self, doc: &Document, id: NodeId, tag: &str) -> Close {
+        if self.cells > 0 {
+            return self.open_in_cell(doc, id, tag);
+        }
+        if self.pre > 0 {
+            // Code is literal: no emphasis, link or image markers inside it.
+            return match tag {
+                "br" => {
+                    self.out.push('\n');
+                    Close::Nothing
+                }
+                _ => Close::Nothing,
+            };
+        }
         match tag {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 self.block(2);
@@ -202,7 +245,9 @@ impl Writer {
                 Close::Line
             }
             "br" => {
-                self.owed = self.owed.max(1);
+                if !self.item_opened && !self.quote_opened {
+                    self.owed = self.owed.max(1);
+                }
                 Close::Nothing
             }
             "hr" => {
@@ -220,28 +265,10 @@ impl Writer {
                 self.lists.push((tag == "ol", start));
                 Close::List
             }
-            "li" => {
-                self.block(1);
-                let depth = self.lists.len().max(1);
-                let marker = match self.lists.last_mut() {
-                    Some((true, n)) => {
-                        let m = format!("{n}. ");
-                        *n += 1;
-                        m
-                    }
-                    _ => "- ".to_string(),
-                };
-                self.flush_owed();
-                if !self.at_line_start() {
-                    self.out.push('\n');
-                }
-                self.out.push_str(&"  ".repeat(depth - 1));
-                self.out.push_str(&marker);
-                self.prefixes.push("  ".repeat(depth));
-                Close::Line
-            }
+            "li" => self.open_item(),
             "blockquote" => {
                 self.block(2);
+                self.item_opened = false;
                 self.flush_owed();
                 if !self.at_line_start() {
                     self.out.push('\n');
@@ -254,11 +281,96 @@ impl Writer {
             }
             "pre" => {
                 self.block(2);
-                self.raw("```\n");
+                let language = code_language(doc, id).unwrap_or("");
+                self.raw(&format!("```{language}\n"));
                 self.pre += 1;
                 Close::Pre
             }
-            "code" | "kbd" | "samp" | "tt" if self.pre == 0 => self.inline("`"),
+            "table" => {
+                self.block(2);
+                if is_data_table(doc, id) {
+                    self.tables.push(true);
+                    self.row_is_first = true;
+                    Close::Table
+                } else {
+                    self.tables.push(false);
+                    Close::LayoutTable
+                }
+            }
+            "tr" if self.tables.last() == Some(&true) => {
+                self.block(1);
+                self.raw("|");
+                self.row_cells = 0;
+                self.row_has_th = false;
+                Close::Row
+            }
+            "td" | "th" if self.tables.last() == Some(&true) => {
+                self.row_cells += 1;
+                self.row_has_th |= tag == "th";
+                self.out.push(' ');
+                self.cells += 1;
+                Close::Cell
+            }
+            "tr" | "td" | "th" | "caption" => {
+                self.block(2);
+                Close::Block
+            }
+            _ => self.open_inline(doc, id, tag),
+        }
+    }
+
+    /// Inside a pipe-table cell everything stays on the row's line: blocks are spaces, and
+    /// a table inside a cell is read as layout.
+    fn open_in_cell(&mut self, doc: &Document, id: NodeId, tag: &str) -> Close {
+        match tag {
+            "table" => {
+                self.tables.push(false);
+                self.block(1);
+                Close::LayoutTable
+            }
+            "br" | "hr" => {
+                self.space();
+                Close::Nothing
+            }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "p" | "div" | "section" | "article"
+            | "main" | "header" | "footer" | "aside" | "nav" | "figure" | "figcaption"
+            | "address" | "details" | "summary" | "dl" | "dt" | "dd" | "center" | "form"
+            | "fieldset" | "ul" | "ol" | "menu" | "li" | "blockquote" | "pre" | "tr" | "td"
+            | "th" | "caption" => {
+                self.block(1);
+                Close::Block
+            }
+            _ => self.open_inline(doc, id, tag),
+        }
+    }
+
+    fn open_item(&mut self) -> Close {
+        self.block(1);
+        let depth = self.lists.len().max(1);
+        let marker = match self.lists.last_mut() {
+            Some((true, n)) => {
+                let m = format!("{n}. ");
+                *n += 1;
+                m
+            }
+            _ => "- ".to_string(),
+        };
+        self.quote_opened = false;
+        self.flush_owed();
+        if !self.at_line_start() {
+            self.out.push('\n');
+            self.out.push_str(self.prefixes.concat().trim_end());
+        }
+        self.out.push_str(&"  ".repeat(depth - 1));
+        self.out.push_str(&marker);
+        self.prefixes.push("  ".repeat(depth));
+        self.item_opened = true;
+        Close::Item
+    }
+
+    fn open_inline(&mut self, doc: &Document, id: NodeId, tag: &str) -> Close {
+        match tag {
+            "code" | "kbd" | "samp" | "tt" => self.inline("`"),
             "strong" | "b" => self.inline("**"),
             "em" | "i" => self.inline("*"),
             "a" => {
@@ -269,11 +381,7 @@ impl Writer {
                 {
                     return Close::Nothing;
                 }
-                self.flush_owed();
-                if self.pending_space && !self.at_line_start() {
-                    self.out.push(' ');
-                }
-                self.pending_space = false;
+                self.begin();
                 let start = self.out.len();
                 self.out.push('[');
                 self.hrefs.push(href.to_string());
@@ -295,35 +403,12 @@ impl Writer {
                 }
                 Close::Nothing
             }
-            "table" => {
-                self.block(2);
-                self.table_depth += 1;
-                self.row_is_first = true;
-                Close::Table
-            }
-            "tr" if self.table_depth > 0 => {
-                self.block(1);
-                self.raw("|");
-                self.row_cells = 0;
-                self.row_has_th = false;
-                Close::Row
-            }
-            "td" | "th" if self.table_depth > 0 => {
-                self.row_cells += 1;
-                self.row_has_th |= tag == "th";
-                self.out.push(' ');
-                Close::Cell
-            }
             _ => Close::Nothing,
         }
     }
 
     fn inline(&mut self, marker: &'static str) -> Close {
-        self.flush_owed();
-        if self.pending_space && !self.at_line_start() {
-            self.out.push(' ');
-        }
-        self.pending_space = false;
+        self.begin();
         let start = self.out.len();
         self.out.push_str(marker);
         Close::Inline {
@@ -337,8 +422,10 @@ impl Writer {
         match close {
             Close::Nothing => {}
             Close::Block | Close::Heading => self.block(2),
-            Close::Line => {
+            Close::Line => self.block(1),
+            Close::Item => {
                 self.prefixes.pop();
+                self.item_opened = false;
                 self.block(1);
             }
             Close::List => {
@@ -361,60 +448,67 @@ impl Writer {
                 marker,
                 start,
                 content_at,
-            } => {
-                if self.out.len() == content_at {
-                    self.out.truncate(start);
-                } else {
-                    let trimmed = self.out.trim_end().len();
-                    let tail = self.out.split_off(trimmed);
-                    self.out.push_str(marker);
-                    if !tail.is_empty() {
-                        self.pending_space = true;
-                    }
-                }
-            }
+            } => self.close_inline(marker, start, content_at),
             Close::Link {
                 start,
                 content_at,
                 href_at,
-            } => {
-                let href = self.hrefs.get(href_at).cloned().unwrap_or_default();
-                self.hrefs.truncate(href_at);
-                if self.out.len() == content_at || self.out[content_at..].trim().is_empty() {
-                    self.out.truncate(start);
-                } else {
-                    let trimmed = self.out.trim_end().len();
-                    self.out.truncate(trimmed);
-                    self.out.push_str("](");
-                    self.out
-                        .push_str(&href.replace(' ', "%20").replace(')', "%29"));
-                    self.out.push(')');
-                }
-            }
-            Close::Table => {
-                self.table_depth = self.table_depth.saturating_sub(1);
+            } => self.close_link(start, content_at, href_at),
+            Close::Table | Close::LayoutTable => {
+                self.tables.pop();
                 self.block(2);
             }
-            Close::Row => {
-                if self.row_is_first {
-                    let cells = self.row_cells.max(1);
-                    self.out.push('\n');
-                    self.out.push_str(&self.prefixes.concat());
-                    self.out.push('|');
-                    for _ in 0..cells {
-                        self.out.push_str(" --- |");
-                    }
-                    self.row_is_first = false;
-                }
-                self.block(1);
-            }
+            Close::Row => self.close_row(),
             Close::Cell => {
+                self.cells = self.cells.saturating_sub(1);
                 let trimmed = self.out.trim_end().len();
                 self.out.truncate(trimmed);
                 self.out.push_str(" |");
                 self.pending_space = false;
             }
         }
+    }
+
+    fn close_inline(&mut self, marker: &str, start: usize, content_at: usize) {
+        if self.out.len() == content_at {
+            self.out.truncate(start);
+        } else {
+            let trimmed = self.out.trim_end().len();
+            let tail = self.out.split_off(trimmed);
+            self.out.push_str(marker);
+            if !tail.is_empty() {
+                self.pending_space = true;
+            }
+        }
+    }
+
+    fn close_link(&mut self, start: usize, content_at: usize, href_at: usize) {
+        let href = self.hrefs.get(href_at).cloned().unwrap_or_default();
+        self.hrefs.truncate(href_at);
+        if self.out.len() == content_at || self.out[content_at..].trim().is_empty() {
+            self.out.truncate(start);
+        } else {
+            let trimmed = self.out.trim_end().len();
+            self.out.truncate(trimmed);
+            self.out.push_str("](");
+            self.out
+                .push_str(&href.replace(' ', "%20").replace(')', "%29"));
+            self.out.push(')');
+        }
+    }
+
+    fn close_row(&mut self) {
+        if self.row_is_first {
+            let cells = self.row_cells.max(1);
+            self.out.push('\n');
+            self.out.push_str(&self.prefixes.concat());
+            self.out.push('|');
+            for _ in 0..cells {
+                self.out.push_str(" --- |");
+            }
+            self.row_is_first = false;
+        }
+        self.block(1);
     }
 
     fn finish(mut self) -> String {
@@ -426,8 +520,66 @@ impl Writer {
     }
 }
 
-/// Escapes characters Markdown would read as formatting.
-fn escape_md(s: &str, line_start: bool, out: &mut String) {
+/// Whether a table holds data (a pipe table) rather than laying out the page. Layout: it
+/// says so with its role, it holds another table, or it has fewer than two rows or two
+/// columns. Rows of nested tables are not counted; the scan stops at the first nested
+/// table, so every node is scanned by one table at most.
+fn is_data_table(doc: &Document, table: NodeId) -> bool {
+    if let Some(role) = doc.attr(table, "role")
+        && matches!(role.trim(), "presentation" | "none")
+    {
+        return false;
+    }
+    let (mut rows, mut columns) = (0usize, 0usize);
+    let end = doc.subtree_end(table).0;
+    for i in table.0 + 1..end {
+        let id = NodeId(i);
+        if !doc.is_element(id) {
+            continue;
+        }
+        match doc.tag(id) {
+            "table" => return false,
+            "tr" => {
+                rows += 1;
+                let cells = doc
+                    .element_children(id)
+                    .filter(|&c| matches!(doc.tag(c), "td" | "th"))
+                    .count();
+                columns = columns.max(cells);
+            }
+            _ => {}
+        }
+    }
+    rows >= 2 && columns >= 2
+}
+
+/// The language a code block declares: a `language-*`, `lang-*` or `highlight-*` class on
+/// the `<pre>` or on the `<code>` that opens it.
+fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
+    let end = doc.subtree_end(pre).0;
+    let first_code = (pre.0 + 1..end.min(pre.0 + 3))
+        .map(NodeId)
+        .find(|&c| doc.is_element(c) && doc.tag(c) == "code");
+    [Some(pre), first_code]
+        .into_iter()
+        .flatten()
+        .filter_map(|id| doc.attr(id, "class"))
+        .flat_map(str::split_ascii_whitespace)
+        .find_map(|class| {
+            ["language-", "lang-", "highlight-"]
+                .iter()
+                .find_map(|p| class.strip_prefix(p))
+        })
+        .filter(|l| {
+            !l.is_empty()
+                && l.len() <= 32
+                && l.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'#' | b'.'))
+        })
+}
+
+/// Escapes characters Markdown would read as formatting (and `|` inside a table cell).
+fn escape_md(s: &str, line_start: bool, in_cell: bool, out: &mut String) {
     if line_start {
         let t = s.trim_start();
         let digits = t.bytes().take_while(u8::is_ascii_digit).count();
@@ -438,9 +590,76 @@ fn escape_md(s: &str, line_start: bool, out: &mut String) {
         }
     }
     for c in s.chars() {
-        if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']') {
+        if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']') || (in_cell && c == '|') {
             out.push('\\');
         }
         out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole body of `html` rendered, nothing removed.
+    fn md(html: &str) -> String {
+        let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+        let view = TextView::new(&doc);
+        markdown(&doc, &view, &Labels::all_content(doc.len()))
+    }
+
+    #[test]
+    fn an_items_first_block_starts_on_its_marker_line() {
+        assert_eq!(
+            md("<ul><li><p>one</p><p>more</p></li><li><div><p>two</p></div></li></ul>"),
+            "- one\n\n  more\n\n- two"
+        );
+        assert_eq!(
+            md("<ol start=3><li><h4>Pros</h4></li><li>plain<br>next</li></ol>"),
+            "3. #### Pros\n\n4. plain\n  next"
+        );
+    }
+
+    #[test]
+    fn pipe_table_cells_stay_on_one_line() {
+        let out = md("<table><tr><th>a</th><th>b</th></tr>\
+             <tr><td><p>x</p><p>y|z</p></td><td><ul><li>p</li><li>q</li></ul></td></tr></table>");
+        assert_eq!(out, "| a | b |\n| --- | --- |\n| x y\\|z | p q |");
+    }
+
+    #[test]
+    fn layout_tables_are_blocks() {
+        // One column, a declared role, a table inside a table: none is a data table.
+        assert_eq!(
+            md("<table><tr><td><p>Para one</p></td></tr><tr><td>Para two</td></tr></table>"),
+            "Para one\n\nPara two"
+        );
+        assert_eq!(
+            md("<table role=presentation><tr><td>a</td><td>b</td></tr>\
+                <tr><td>c</td><td>d</td></tr></table>"),
+            "a\n\nb\n\nc\n\nd"
+        );
+        let nested = md(
+            "<table><tr><td>menu</td><td><table><tr><td>k</td><td>v</td></tr>\
+             <tr><td>1</td><td>2</td></tr></table></td></tr><tr><td>x</td><td>y</td></tr></table>",
+        );
+        assert!(nested.starts_with("menu\n\n| k | v |"), "{nested}");
+    }
+
+    #[test]
+    fn code_blocks_are_literal_and_name_their_language() {
+        assert_eq!(
+            md(
+                "<pre><code class=\"language-rust\">let <b>x</b> = <a href=\"/y\">1</a>;\n\
+                x *= 2;</code></pre>"
+            ),
+            "```rust\nlet x = 1;\nx *= 2;\n```"
+        );
+        assert_eq!(
+            md("<pre class=\"highlight-python notranslate\">print(1)</pre>"),
+            "```python\nprint(1)\n```"
+        );
+        // A class that is not a plain language name is not written into the fence.
+        assert_eq!(md("<pre class=\"lang-a`b\">x</pre>"), "```\nx\n```");
     }
 }
