@@ -1,7 +1,7 @@
 //! What extraction returns for a page: its content in every format, the labels, each
 //! method's evidence, a confidence, and whether the page has main content at all.
 
-use chaff_core::{Labels, Scope, SiteVerdict, Verdict};
+use chaff_core::{Labels, Role, Scope, SiteVerdict, Verdict};
 use chaff_dom::{Document, TextView};
 use chaff_extract::{Format, PageMeta};
 
@@ -101,6 +101,7 @@ pub struct Extraction {
     confidence: f32,
     no_content: Option<NoContent>,
     text: String,
+    comments: Option<String>,
     metadata: std::sync::OnceLock<chaff_meta::Metadata>,
     language: std::sync::OnceLock<Option<Language>>,
 }
@@ -111,7 +112,10 @@ impl Extraction {
         fused: Fused,
         evidence: Vec<MethodVerdict>,
         profile: Option<String>,
+        include_comments: bool,
     ) -> Extraction {
+        let mut fused = fused;
+        let comments = comments_text(&page, &mut fused.labels, include_comments);
         let text = chaff_extract::text(&page.view, &fused.labels);
         let no_content = NoContent::of(&page, text.trim().is_empty());
         Extraction {
@@ -130,6 +134,7 @@ impl Extraction {
             evidence,
             no_content,
             text,
+            comments,
             metadata: std::sync::OnceLock::new(),
             language: std::sync::OnceLock::new(),
         }
@@ -158,6 +163,14 @@ impl Extraction {
     /// The main content as plain text (empty when there is none).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// What readers wrote under the page (the nodes labelled [`Role::Comment`]), as plain
+    /// text without the reply forms; `None` when the page has no comment section. In the
+    /// main text too when the extractor was built with
+    /// [`crate::ExtractorBuilder::include_comments`].
+    pub fn comments(&self) -> Option<&str> {
+        self.comments.as_deref()
     }
 
     /// The main content as Markdown.
@@ -317,6 +330,9 @@ impl Extraction {
             "text": self.render(content),
         });
         if let Some(obj) = v.as_object_mut() {
+            if let Some(c) = &self.comments {
+                obj.insert("comments".into(), c.as_str().into());
+            }
             obj.insert(
                 "confidence".into(),
                 serde_json::json!((f64::from(self.confidence) * 1000.0).round() / 1000.0),
@@ -343,6 +359,43 @@ impl Extraction {
         }
         v
     }
+}
+
+/// The text of the nodes `labels` marks as comments (reply forms and other controls left
+/// out), or `None` when there is none; when `include` is set those nodes become content, so
+/// that every format keeps them in the main text.
+fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Option<String> {
+    if !labels.roles().contains(&Role::Comment) {
+        return None;
+    }
+    let doc = &page.doc;
+    let mut only = Labels::all_content(doc.len());
+    let mut i = 0u32;
+    let end = doc.len() as u32;
+    while i < end {
+        let id = chaff_dom::NodeId(i);
+        let control = doc.is_element(id)
+            && matches!(
+                doc.tag(id),
+                "form" | "button" | "input" | "textarea" | "select" | "label"
+            );
+        if control {
+            let after = doc.subtree_end(id).0;
+            for j in i..after {
+                only.set(chaff_dom::NodeId(j), 1.0, Role::Template);
+            }
+            i = after;
+            continue;
+        }
+        if labels.role(id) != Role::Comment {
+            only.set(id, 1.0, Role::Template);
+        } else if include {
+            labels.set(id, 0.0, Role::Content);
+        }
+        i += 1;
+    }
+    let text = chaff_extract::text(&page.view, &only);
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// The name of a format in records (`text`, `markdown`, `html`, `json`).

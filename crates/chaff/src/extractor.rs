@@ -29,6 +29,7 @@ pub struct ExtractorBuilder {
     page_methods: Option<Vec<String>>,
     fuser: Option<Arc<dyn Fuser>>,
     load: LoadOptions,
+    include_comments: bool,
 }
 
 impl ExtractorBuilder {
@@ -78,7 +79,16 @@ impl ExtractorBuilder {
         self
     }
 
-    /// The fuser (default: [`UnionFuser`]).
+    /// Whether readers' comments stay in the main text, as trafilatura's
+    /// `include_comments` (default: no). Either way they are found (by a page-level method
+    /// giving [`chaff_core::Role::Comment`], the `comments` detector by default) and given
+    /// apart by [`Extraction::comments`].
+    pub fn include_comments(mut self, include: bool) -> ExtractorBuilder {
+        self.include_comments = include;
+        self
+    }
+
+    /// The fuser that turns the methods' evidence into labels (default: [`UnionFuser`]).
     pub fn fuser(mut self, fuser: impl Fuser + 'static) -> ExtractorBuilder {
         self.fuser = Some(Arc::new(fuser));
         self
@@ -131,9 +141,12 @@ impl ExtractorBuilder {
             }
             None => None,
         };
-        let page_names = self
-            .page_methods
-            .unwrap_or_else(|| vec!["content".to_string()]);
+        let page_names = self.page_methods.unwrap_or_else(|| {
+            crate::DEFAULT_PAGE_METHODS
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
+        });
         let mut page_methods = Vec::new();
         for name in &page_names {
             let m = registry.resolve(name)?;
@@ -164,6 +177,7 @@ impl ExtractorBuilder {
                     ..self.load
                 },
                 warnings,
+                include_comments: self.include_comments,
             }),
         })
     }
@@ -194,6 +208,7 @@ struct Inner {
     fuser: Arc<dyn Fuser>,
     load: LoadOptions,
     warnings: Vec<String>,
+    include_comments: bool,
 }
 
 impl Extractor {
@@ -290,7 +305,7 @@ impl Extractor {
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);
         let profile_site = profile.map(|p| p.site.clone());
-        Extraction::new(page, fused, verdicts, profile_site)
+        Extraction::new(page, fused, verdicts, profile_site, inner.include_comments)
     }
 }
 

@@ -180,7 +180,7 @@ fn decision_margin(page: &PageInput<'_>, labels: &Labels) -> f32 {
         let s = labels.score(seg.node).clamp(0.0, 1.0) as f64;
         let s = match labels.role(seg.node) {
             Role::Content => s.min(0.5),
-            Role::Template | Role::Menu => s.max(0.5),
+            Role::Template | Role::Menu | Role::Comment => s.max(0.5),
         };
         sum += w * (2.0 * s - 1.0).abs();
         words += w;

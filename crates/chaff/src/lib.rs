@@ -78,6 +78,11 @@ pub use profile::Profile;
 pub use registry::Registry;
 pub use store::{CompiledProfile, ProfileStore};
 
+/// The page-level methods an [`Extractor`] applies when none are named: the content model,
+/// and the comment detector that keeps readers' comments out of the main text (see
+/// [`ExtractorBuilder::include_comments`]).
+pub const DEFAULT_PAGE_METHODS: &[&str] = &["content", "comments"];
+
 /// The site methods learned when none are named: those whose evidence the built-in content
 /// model weighs, so that every input it was trained with is there.
 pub const DEFAULT_SITE_METHODS: &[&str] = &chaff_content::site::METHODS;

@@ -32,7 +32,7 @@ impl Registry {
     }
 
     /// The built-in methods with their papers' defaults: `suffix`, `align`, `forest` and
-    /// `subtree` (site-level), `pagelevel`, `content` and `menu` (page-level).
+    /// `subtree` (site-level), `pagelevel`, `content`, `menu` and `comments` (page-level).
     pub fn builtin() -> Result<Registry, Error> {
         let pagelevel = chaff_pagelevel::PageLevelMethod::builtin().map_err(|e| Error::Method {
             method: "pagelevel".into(),
@@ -51,7 +51,8 @@ impl Registry {
             .register(chaff_pagelevel::SubtreeMethod::default())
             .register(pagelevel)
             .register(content)
-            .register(chaff_menu::MenuMethod::default());
+            .register(chaff_menu::MenuMethod::default())
+            .register(chaff_comments::CommentsMethod);
         Ok(r)
     }
 

@@ -76,6 +76,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     let mut builder = Extractor::builder()
         .registry(registry.clone())
         .page_methods(page_methods)
+        .include_comments(args.page_methods.comments)
         .parse_options(args.input.parse_options())
         .site_from(args.input.site_from.into());
     if !args.methods.method.is_empty() {
@@ -125,10 +126,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     }
     let config = chaff_dedup::Config::default();
     let dedup = match &args.dedup_index {
-        Some(file) => Some(match chaff_dedup::Seen::load(file, config) {
-            Err(e) if e.is_not_found() => chaff_dedup::Seen::new(config),
-            loaded => loaded?,
-        }),
+        Some(file) => Some(chaff_dedup::Seen::load_or_new(file, config)?),
         None => args.dedup.then(|| chaff_dedup::Seen::new(config)),
     };
     let mut sink = Sink {

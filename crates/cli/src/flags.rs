@@ -3,7 +3,6 @@
 //! (a method registered with its options, an output format), checking values on the way.
 
 use std::path::PathBuf;
-
 use std::sync::Arc;
 
 use anyhow::bail;
@@ -426,6 +425,9 @@ pub struct PageMethodArgs {
     /// The menu detector's parameters, as written by `chaff-lab train-menu` (implies --menu).
     #[arg(long, value_name = "FILE")]
     pub menu_params: Option<PathBuf>,
+    /// Keep readers' comments in the main text (JSON records give them apart, `comments`).
+    #[arg(long)]
+    pub comments: bool,
 }
 
 impl PageMethodArgs {
@@ -455,7 +457,7 @@ impl PageMethodArgs {
                     model: Arc::new(self.model.load()?),
                     options: self.model.apply()?,
                 });
-                vec!["pagelevel"]
+                vec!["pagelevel", "comments"]
             }
             Classifier::Content => {
                 registry.register(ContentMethod {
@@ -475,7 +477,7 @@ impl PageMethodArgs {
                         Some(d) => d.into(),
                     },
                 });
-                vec!["content"]
+                vec!["content", "comments"]
             }
         };
         if self.menu || self.menu_params.is_some() {

@@ -592,3 +592,28 @@ fn favor_precision_and_recall_move_the_content_threshold() {
         assert_eq!(run(&args).status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn comments_stay_apart_unless_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("story.html");
+    std::fs::write(
+        &page,
+        "<html><body><h1>Council closes the old bridge</h1><p>The council voted on Monday to \
+         close the old bridge for repairs after engineers found cracks in two arches.</p>\
+         <div id=comments><ol class=commentlist><li class=comment><p>I drive over that \
+         bridge every day and it did feel shaky to me.</p></li><li class=comment><p>About \
+         time, the cracks have been there for years.</p></li></ol></div></body></html>",
+    )
+    .unwrap();
+    let plain = run(&["extract", path(&page)]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(stdout(&plain).contains("cracks in two arches"));
+    assert!(!stdout(&plain).contains("feel shaky"), "{}", stdout(&plain));
+    let with = run(&["extract", "--comments", path(&page)]);
+    assert!(stdout(&with).contains("cracks in two arches") && stdout(&with).contains("feel shaky"));
+    let json = run(&["extract", "--format", "json", path(&page)]);
+    let record: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(record["comments"].as_str().unwrap().contains("for years"));
+    assert!(!record["text"].as_str().unwrap().contains("for years"));
+}

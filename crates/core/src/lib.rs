@@ -31,12 +31,15 @@ pub enum Role {
     Template,
     /// The site's main menu (a kind of template the menu detector singles out).
     Menu,
+    /// What readers wrote under the page (a comment thread): left out of the main text and
+    /// given apart.
+    Comment,
 }
 
 impl Role {
     /// True for roles the extractor removes.
     pub fn is_template(self) -> bool {
-        matches!(self, Role::Template | Role::Menu)
+        matches!(self, Role::Template | Role::Menu | Role::Comment)
     }
 }
 
@@ -161,9 +164,9 @@ impl Labels {
     }
 
     /// Folds another method's labels of the same document into these: a node is removed
-    /// when either says so (a `Menu` role wins over `Template`, which wins over `Content`),
-    /// its score is the larger of the two, and partial cuts are kept for nodes that stay
-    /// content (those of `other` are added to these).
+    /// when either says so (`Menu` wins over `Comment`, `Comment` over `Template`, and
+    /// `Template` over `Content`), its score is the larger of the two, and partial cuts are
+    /// kept for nodes that stay content (those of `other` are added to these).
     ///
     /// # Panics
     /// If the two label different numbers of nodes (a programming error).
@@ -173,6 +176,7 @@ impl Labels {
             self.score[i] = self.score[i].max(other.score[i]);
             self.role[i] = match (self.role[i], other.role[i]) {
                 (Role::Menu, _) | (_, Role::Menu) => Role::Menu,
+                (Role::Comment, _) | (_, Role::Comment) => Role::Comment,
                 (Role::Template, _) | (_, Role::Template) => Role::Template,
                 _ => Role::Content,
             };
@@ -220,6 +224,18 @@ mod tests {
         assert_eq!(l.partials()[0].0, NodeId(1));
         l.set_partial(NodeId(3), vec![]);
         assert_eq!(l.partial(NodeId(3)), None);
+    }
+
+    #[test]
+    fn a_comment_outranks_template_and_yields_to_the_menu() {
+        let mut a = Labels::from_parts(
+            vec![0.9, 0.9, 0.0],
+            vec![Role::Template, Role::Menu, Role::Content],
+        );
+        let b = Labels::from_parts(vec![1.0; 3], vec![Role::Comment; 3]);
+        a.union(&b);
+        assert_eq!(a.roles(), [Role::Comment, Role::Menu, Role::Comment]);
+        assert!((0..3).all(|i| a.is_removed(NodeId(i))));
     }
 
     #[test]

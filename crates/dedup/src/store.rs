@@ -135,6 +135,15 @@ impl<K: AsRef<str>> Seen<K> {
 }
 
 impl Seen<String> {
+    /// [`Seen::load`] when `path` exists, else nothing seen yet: the index a run starts
+    /// from when each run adds to the same file. Any other failure to load is an error.
+    pub fn load_or_new(path: impl AsRef<Path>, config: Config) -> Result<Seen<String>, DedupError> {
+        match Seen::load(path, config) {
+            Err(e) if e.is_not_found() => Ok(Seen::new(config)),
+            loaded => loaded,
+        }
+    }
+
     /// Loads an index written by [`Seen::save`], to go on recording texts after those of
     /// the earlier runs. A missing file is an error ([`DedupError::is_not_found`] tells it
     /// apart); so is a file written with a configuration other than `config` (its

@@ -1,0 +1,214 @@
+//! `chaff-comments`: the user comments on a page.
+//!
+//! What it is for: finding the regions of a page that hold what readers wrote under it
+//! (a comment thread under an article, a comment system's container) by what its markup
+//! says of them, so that the main text leaves them out by default and the comments can be
+//! given on their own. [`regions`] finds them; [`CommentsMethod`] offers them to the
+//! extractor as page-level evidence: membership of role [`Role::Comment`], which the
+//! default fuser removes from the main text and the extraction renders apart.
+//!
+//! What it must not know: templates, sites, other methods, output formats.
+//!
+//! A region is the outermost element that
+//! * names comments in its markup: a `class` or `id` token holding `comment` (not
+//!   `commentary`, nor a counter, link, icon, button, the reply form, a post's footer or a
+//!   list of the most commented stories: `comment-count`, `comments-link`, `commentform`,
+//!   `post-footer-comments`, `most-commented`, ...), a comment system's container (`disqus`,
+//!   `livefyre`, `fb-comments`), or schema.org microdata (`itemtype` `Comment` or
+//!   `UserComments`, `itemprop` `comment`);
+//! * is a container, not the page itself or a control (`html`, `body`, `main`, `form`,
+//!   `a`, `button`, inputs);
+//! * holds at least [`MIN_WORDS`] words of visible text;
+//! * does not hold the page's headline (the first `<h1>`), so a wrapper whose class says
+//!   comments are open on the page (`comments-open`) is not taken for the thread.
+//!
+//! Every element is looked at once and a region's subtree is skipped, so the scan is linear
+//! in the page.
+
+use chaff_core::{Evidence, Labels, Meaning, MethodError, PageInput, Role, Scope, Verdict};
+use chaff_dom::{Document, NodeId, TextView};
+
+/// The fewest words of visible text a comment region holds (fewer: a "Comments are closed"
+/// line or an empty thread, left to the other methods).
+pub const MIN_WORDS: usize = 15;
+
+/// The comment regions of a page, outermost elements in document order.
+pub fn regions(doc: &Document, view: &TextView) -> Vec<NodeId> {
+    let words = subtree_words(doc, view);
+    let headline = doc.find_tag("h1");
+    let mut found = Vec::new();
+    let end = doc.len() as u32;
+    let mut i = 0u32;
+    while i < end {
+        let id = NodeId(i);
+        if doc.is_element(id)
+            && names_comments(doc, id)
+            && is_container(doc.tag(id))
+            && words.get(id.index()).copied().unwrap_or(0) >= MIN_WORDS
+            && !headline.is_some_and(|h| doc.contains(id, h))
+        {
+            found.push(id);
+            i = doc.subtree_end(id).0;
+            continue;
+        }
+        i += 1;
+    }
+    found
+}
+
+/// Visible words in each node's subtree: one reverse scan over pre-order ids, each node
+/// adding its total to its parent's.
+fn subtree_words(doc: &Document, view: &TextView) -> Vec<usize> {
+    let mut words = vec![0usize; doc.len()];
+    for seg in view.segments() {
+        if let Some(w) = words.get_mut(seg.node.index()) {
+            *w = view.text()[seg.range()].split_whitespace().count();
+        }
+    }
+    for id in doc.ids().rev() {
+        if let Some(parent) = doc.parent(id) {
+            let w = words[id.index()];
+            words[parent.index()] += w;
+        }
+    }
+    words
+}
+
+/// Whether an element's markup says it holds comments.
+fn names_comments(doc: &Document, id: NodeId) -> bool {
+    if let Some(t) = doc.attr(id, "itemtype") {
+        let t = t.to_ascii_lowercase();
+        if t.contains("schema.org/comment") || t.contains("schema.org/usercomments") {
+            return true;
+        }
+    }
+    if let Some(p) = doc.attr(id, "itemprop")
+        && p.split_ascii_whitespace()
+            .any(|p| p.eq_ignore_ascii_case("comment"))
+    {
+        return true;
+    }
+    let id_attr = doc.attr(id, "id").into_iter();
+    let classes = doc
+        .attr(id, "class")
+        .into_iter()
+        .flat_map(str::split_ascii_whitespace);
+    id_attr
+        .chain(classes)
+        .any(|t| names_a_thread(&t.to_ascii_lowercase()))
+}
+
+/// Words in a class or id that mark a control or a label about comments, not the thread.
+const NOT_A_THREAD: &[&str] = &[
+    "commentary",
+    "count",
+    "number",
+    "link",
+    "icon",
+    "button",
+    "btn",
+    "form",
+    "toggle",
+    "share",
+    "closed",
+    "policy",
+    "guideline",
+    "commented",
+    "popular",
+    "pop_",
+    "most",
+    "leaderboard",
+    "callout",
+    "jump",
+    "footer",
+];
+
+/// Whether one lower-cased class or id token names a comment thread or a comment system.
+fn names_a_thread(token: &str) -> bool {
+    if ["disqus", "livefyre", "fb-comments", "fb_comments"]
+        .iter()
+        .any(|s| token.contains(s))
+    {
+        return true;
+    }
+    token.contains("comment") && !NOT_A_THREAD.iter().any(|w| token.contains(w))
+}
+
+/// Whether an element can hold a thread: not the page itself, not a control or inline text.
+fn is_container(tag: &str) -> bool {
+    !matches!(
+        tag,
+        "html"
+            | "head"
+            | "body"
+            | "main"
+            | "form"
+            | "a"
+            | "button"
+            | "input"
+            | "textarea"
+            | "select"
+            | "label"
+            | "img"
+            | "svg"
+            | "script"
+            | "style"
+            | "noscript"
+            | "template"
+    )
+}
+
+/// Labels with every comment region's subtree as [`Role::Comment`] (score 1), everything
+/// else content with score 0.
+pub fn comment_labels(doc: &Document, regions: &[NodeId]) -> Labels {
+    let mut labels = Labels::all_content(doc.len());
+    for &r in regions {
+        labels.set_subtree(doc, r, 1.0, Role::Comment);
+    }
+    labels
+}
+
+/// The comment detector as a page-level method: its evidence is the membership of the
+/// page's comment regions, role [`Role::Comment`]; a page without one gets an abstention.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CommentsMethod;
+
+impl chaff_core::Method for CommentsMethod {
+    type PageData = ();
+    type Model = ();
+    type Compiled = ();
+
+    fn name(&self) -> &'static str {
+        "comments"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Page
+    }
+
+    fn page_data(&self, _page: &PageInput<'_>) {}
+
+    fn learn(&self, _pages: Vec<()>) -> Result<(), MethodError> {
+        Err(MethodError::new(
+            "the comment detector learns no site model",
+        ))
+    }
+
+    fn compile(&self, _model: Option<()>) -> Result<(), MethodError> {
+        Ok(())
+    }
+
+    fn evidence(&self, _compiled: &(), page: &PageInput<'_>) -> Verdict {
+        let found = regions(page.doc, page.view);
+        if found.is_empty() {
+            return Verdict::Abstain("no comment section found".into());
+        }
+        Verdict::Evidence(Evidence::new(
+            comment_labels(page.doc, &found),
+            Meaning::Membership,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

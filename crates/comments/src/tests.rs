@@ -1,0 +1,159 @@
+use super::*;
+use chaff_core::Method;
+use proptest::prelude::*;
+
+const THREAD: &str = "<ol class=\"commentlist\">\
+    <li class=\"comment\"><p>I drive over that bridge every day and it did feel shaky.</p></li>\
+    <li class=\"comment\"><p>About time, the cracks have been there for years now.</p></li></ol>";
+
+fn page(body: &str) -> (Document, TextView) {
+    let doc =
+        chaff_dom::parse(format!("<html><body>{body}</body></html>").as_bytes()).expect("parses");
+    let view = TextView::new(&doc);
+    (doc, view)
+}
+
+fn region_tags(body: &str) -> Vec<String> {
+    let (doc, view) = page(body);
+    regions(&doc, &view)
+        .into_iter()
+        .map(|r| {
+            let id = doc.attr(r, "id").or(doc.attr(r, "class")).unwrap_or("");
+            format!("{}#{id}", doc.tag(r))
+        })
+        .collect()
+}
+
+#[test]
+fn the_outermost_element_naming_comments_is_the_region() {
+    let body = format!("<h1>Bridge</h1><p>Story.</p><div id=\"comments\">{THREAD}</div>");
+    assert_eq!(region_tags(&body), ["div#comments"]);
+}
+
+#[test]
+fn counters_links_forms_and_popular_lists_are_not_threads() {
+    let many = "one two three four five six seven eight nine ten eleven twelve thirteen \
+                fourteen fifteen sixteen";
+    for body in [
+        format!("<a class=\"comment-count\" href=\"#c\">{many}</a>"),
+        format!("<div class=\"most-commented\"><ul><li>{many}</li></ul></div>"),
+        format!("<div class=\"comment-form\"><p>{many}</p></div>"),
+        format!("<div class=\"post-footer-comments\"><p>{many}</p></div>"),
+        format!("<div class=\"commentary\"><p>{many}</p></div>"),
+        format!("<form id=\"commentform\"><p>{many}</p></form>"),
+    ] {
+        assert_eq!(region_tags(&body), Vec::<String>::new(), "{body}");
+    }
+}
+
+#[test]
+fn a_wrapper_holding_the_headline_is_not_the_thread() {
+    let body = format!(
+        "<div class=\"post comments-open\"><h1>Bridge</h1><p>Story.</p>\
+         <section class=\"comments-area\">{THREAD}</section></div>"
+    );
+    assert_eq!(region_tags(&body), ["section#comments-area"]);
+}
+
+#[test]
+fn microdata_and_comment_systems_name_threads() {
+    let words = "<p>I drive over that bridge every day and it did feel shaky to me, \
+                 and the cracks have been there for years.</p>";
+    assert_eq!(
+        region_tags(&format!(
+            "<section itemscope itemtype=\"https://schema.org/Comment\">{words}</section>"
+        )),
+        ["section#"]
+    );
+    assert_eq!(
+        region_tags(&format!("<div id=\"disqus_thread\">{words}</div>")),
+        ["div#disqus_thread"]
+    );
+}
+
+#[test]
+fn a_thread_of_fewer_words_than_the_minimum_is_left_alone() {
+    // 14 words: one short of MIN_WORDS.
+    let body = "<div id=\"comments\"><p>one two three four five six seven eight nine ten \
+                eleven twelve thirteen fourteen</p></div>";
+    assert_eq!(region_tags(body), Vec::<String>::new());
+    let body = body.replace("fourteen", "fourteen fifteen");
+    assert_eq!(region_tags(&body), ["div#comments"]);
+}
+
+#[test]
+fn the_method_marks_regions_as_comments_or_abstains() {
+    let (doc, view) = page(&format!("<p>Story.</p><div id=\"comments\">{THREAD}</div>"));
+    let input = PageInput {
+        doc: &doc,
+        view: &view,
+        source: None,
+        url: None,
+    };
+    let Verdict::Evidence(e) = CommentsMethod.evidence(&(), &input) else {
+        panic!("a thread was expected");
+    };
+    let region = regions(&doc, &view)[0];
+    for id in doc.ids() {
+        let inside = doc.contains(region, id);
+        assert_eq!(e.labels().role(id) == Role::Comment, inside, "{id:?}");
+    }
+    let (doc, view) = page("<p>Story without readers.</p>");
+    let input = PageInput {
+        doc: &doc,
+        view: &view,
+        source: None,
+        url: None,
+    };
+    assert!(matches!(
+        CommentsMethod.evidence(&(), &input),
+        Verdict::Abstain(_)
+    ));
+}
+
+/// Random nests of divs whose classes come from a small vocabulary, each with some words.
+fn nest() -> impl Strategy<Value = String> {
+    let class = prop::sample::select(vec![
+        "comments",
+        "comment-count",
+        "content",
+        "most-commented",
+        "reply",
+        "comment",
+    ]);
+    let leaf = (class.clone(), 0usize..12)
+        .prop_map(|(c, n)| format!("<div class=\"{c}\">{}</div>", "word ".repeat(n)));
+    leaf.prop_recursive(4, 40, 4, move |inner| {
+        (class.clone(), prop::collection::vec(inner, 1..4), 0usize..6).prop_map(|(c, kids, n)| {
+            format!(
+                "<div class=\"{c}\">{}{}</div>",
+                "word ".repeat(n),
+                kids.concat()
+            )
+        })
+    })
+}
+
+proptest! {
+    /// The scan equals the definition: an element is a region when it qualifies and no
+    /// ancestor is one.
+    #[test]
+    fn regions_are_the_outermost_qualifying_elements(body in nest()) {
+        let (doc, view) = page(&body);
+        let found = regions(&doc, &view);
+        let words = subtree_words(&doc, &view);
+        let qualifies = |id: NodeId| {
+            doc.is_element(id)
+                && names_comments(&doc, id)
+                && is_container(doc.tag(id))
+                && words[id.index()] >= MIN_WORDS
+        };
+        let mut expected = Vec::new();
+        for id in doc.ids() {
+            if qualifies(id) && !doc.ancestors(id).any(|a| a != id && qualifies(a)) {
+                expected.push(id);
+            }
+        }
+        prop_assert_eq!(found, expected);
+    }
+}
