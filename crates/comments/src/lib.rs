@@ -11,7 +11,8 @@
 //!
 //! A region is the outermost element that
 //! * names comments in its markup: a `class` or `id` token holding `comment` (not
-//!   `commentary`, nor a counter, link, icon, button, the reply form, a post's footer or a
+//!   `commentary` or `commentaries`, nor a URL used as an id or a word processor's style
+//!   (`MsoCommentText`), nor a counter, link, icon, button, the reply form, a post's footer or a
 //!   list of the most commented stories: `comment-count`, `comments-link`, `commentform`,
 //!   `post-footer-comments`, `most-commented`, ...), a comment system's container (`disqus`,
 //!   `livefyre`, `fb-comments`), or schema.org microdata (`itemtype` `Comment` or
@@ -100,7 +101,7 @@ fn names_comments(doc: &Document, id: NodeId) -> bool {
 
 /// Words in a class or id that mark a control or a label about comments, not the thread.
 const NOT_A_THREAD: &[&str] = &[
-    "commentary",
+    "commentar",
     "count",
     "number",
     "link",
@@ -123,8 +124,13 @@ const NOT_A_THREAD: &[&str] = &[
     "footer",
 ];
 
-/// Whether one lower-cased class or id token names a comment thread or a comment system.
+/// Whether one lower-cased class or id token names a comment thread or a comment system (a
+/// URL used as an id names nothing, nor does a word processor's style).
 fn names_a_thread(token: &str) -> bool {
+    // Word's exported styles (`MsoCommentText`) name a paragraph style, not a thread.
+    if token.contains(['/', ':']) || token.starts_with("mso") {
+        return false;
+    }
     if ["disqus", "livefyre", "fb-comments", "fb_comments"]
         .iter()
         .any(|s| token.contains(s))

@@ -40,6 +40,8 @@ fn counters_links_forms_and_popular_lists_are_not_threads() {
         format!("<div class=\"comment-form\"><p>{many}</p></div>"),
         format!("<div class=\"post-footer-comments\"><p>{many}</p></div>"),
         format!("<div class=\"commentary\"><p>{many}</p></div>"),
+        format!("<div id=\"http://example.org/commentaries/x.htm\"><p>{many}</p></div>"),
+        format!("<p class=\"MsoCommentText\">{many}</p>"),
         format!("<form id=\"commentform\"><p>{many}</p></form>"),
     ] {
         assert_eq!(region_tags(&body), Vec::<String>::new(), "{body}");
