@@ -102,6 +102,7 @@ pub struct Extraction {
     no_content: Option<NoContent>,
     text: String,
     comments: Option<String>,
+    front_matter: bool,
     metadata: std::sync::OnceLock<chaff_meta::Metadata>,
     language: std::sync::OnceLock<Option<Language>>,
 }
@@ -113,6 +114,7 @@ impl Extraction {
         evidence: Vec<MethodVerdict>,
         profile: Option<String>,
         include_comments: bool,
+        front_matter: bool,
     ) -> Extraction {
         let mut fused = fused;
         let comments = comments_text(&page, &mut fused.labels, include_comments);
@@ -135,6 +137,7 @@ impl Extraction {
             no_content,
             text,
             comments,
+            front_matter,
             metadata: std::sync::OnceLock::new(),
             language: std::sync::OnceLock::new(),
         }
@@ -173,14 +176,15 @@ impl Extraction {
         self.comments.as_deref()
     }
 
-    /// The main content as Markdown.
+    /// The main content as Markdown (after YAML front matter with the page's metadata when
+    /// the extractor was built with [`crate::ExtractorBuilder::front_matter`]).
     pub fn markdown(&self) -> String {
-        chaff_extract::markdown(&self.doc, &self.view, &self.labels)
+        self.render(Format::Markdown)
     }
 
     /// The main content as HTML.
     pub fn html(&self) -> String {
-        chaff_extract::html(&self.doc, &self.view, &self.labels)
+        self.render(Format::Html)
     }
 
     /// The main content in `format`.
@@ -188,7 +192,13 @@ impl Extraction {
         match format {
             Format::Text => self.text.clone(),
             Format::Json => self.record(Format::Json).to_string(),
-            _ => chaff_extract::render(format, &self.doc, &self.view, &self.labels, &self.meta()),
+            _ => chaff_extract::render(
+                format,
+                &self.doc,
+                &self.view,
+                &self.labels,
+                &self.meta(format),
+            ),
         }
     }
 
@@ -254,11 +264,20 @@ impl Extraction {
         (self.doc, self.view, self.labels)
     }
 
-    fn meta(&self) -> PageMeta<'_> {
+    /// Provenance, and the metadata when `format` prints it (read only then: plain Markdown
+    /// needs none).
+    fn meta(&self, format: Format) -> PageMeta<'_> {
+        let prints_metadata = match format {
+            Format::Markdown => self.front_matter,
+            Format::Html => true,
+            Format::Text | Format::Json => false,
+        };
         PageMeta {
             source: &self.source,
             url: self.url.as_deref(),
             site: Some(&self.site),
+            metadata: prints_metadata.then(|| self.metadata()),
+            front_matter: self.front_matter,
         }
     }
 

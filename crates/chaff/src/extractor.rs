@@ -30,6 +30,7 @@ pub struct ExtractorBuilder {
     fuser: Option<Arc<dyn Fuser>>,
     load: LoadOptions,
     include_comments: bool,
+    front_matter: bool,
 }
 
 impl ExtractorBuilder {
@@ -85,6 +86,13 @@ impl ExtractorBuilder {
     /// apart by [`Extraction::comments`].
     pub fn include_comments(mut self, include: bool) -> ExtractorBuilder {
         self.include_comments = include;
+        self
+    }
+
+    /// Whether Markdown outputs start with YAML front matter holding the page's metadata
+    /// (default: no; JSON records carry it as fields either way, and HTML in its `<head>`).
+    pub fn front_matter(mut self, front_matter: bool) -> ExtractorBuilder {
+        self.front_matter = front_matter;
         self
     }
 
@@ -178,6 +186,7 @@ impl ExtractorBuilder {
                 },
                 warnings,
                 include_comments: self.include_comments,
+                front_matter: self.front_matter,
             }),
         })
     }
@@ -209,6 +218,7 @@ struct Inner {
     load: LoadOptions,
     warnings: Vec<String>,
     include_comments: bool,
+    front_matter: bool,
 }
 
 impl Extractor {
@@ -305,7 +315,14 @@ impl Extractor {
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);
         let profile_site = profile.map(|p| p.site.clone());
-        Extraction::new(page, fused, verdicts, profile_site, inner.include_comments)
+        Extraction::new(
+            page,
+            fused,
+            verdicts,
+            profile_site,
+            inner.include_comments,
+            inner.front_matter,
+        )
     }
 }
 

@@ -58,6 +58,9 @@ pub struct ExtractArgs {
     /// Add every node's label and score to JSON records (`nodes`).
     #[arg(long)]
     labels: bool,
+    /// Start Markdown with YAML front matter: the page's title, authors, dates, site...
+    #[arg(long)]
+    front_matter: bool,
     /// Drop near-duplicates of an earlier page, compared on their extracted texts (at most 5
     /// words or 5% of them apart, by MinHash): a duplicate's record names the page it
     /// repeats (`duplicate_of`) instead of carrying the text; no file is written for it.
@@ -77,6 +80,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         .registry(registry.clone())
         .page_methods(page_methods)
         .include_comments(args.page_methods.comments)
+        .front_matter(args.front_matter)
         .parse_options(args.input.parse_options())
         .site_from(args.input.site_from.into());
     if !args.methods.method.is_empty() {

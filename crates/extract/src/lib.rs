@@ -12,17 +12,19 @@
 //! collapsed as the view collapses it), so the sub-node ranges of [`Labels::partial`], which
 //! are offsets into those segments, mean the same thing in every format.
 
+mod head;
 mod markdown;
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use chaff_core::{Labels, Role};
-use chaff_dom::serialize::{SerializeFilter, escape_text, write_html};
+use chaff_dom::serialize::{SerializeFilter, write_html};
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::Serialize;
 
+pub use head::{front_matter, html_head};
 pub use markdown::markdown;
 
 /// An output format.
@@ -59,6 +61,11 @@ pub struct PageMeta<'a> {
     pub url: Option<&'a str>,
     /// The site key.
     pub site: Option<&'a str>,
+    /// What the page states about itself, for the formats that carry it (`<head>` in HTML,
+    /// front matter in Markdown).
+    pub metadata: Option<&'a chaff_meta::Metadata>,
+    /// Whether Markdown starts with YAML front matter holding [`PageMeta::metadata`].
+    pub front_matter: bool,
 }
 
 /// Renders a page in `format`.
@@ -71,8 +78,11 @@ pub fn render(
 ) -> String {
     match format {
         Format::Text => text(view, labels),
-        Format::Markdown => markdown(doc, view, labels),
-        Format::Html => html(doc, view, labels),
+        Format::Markdown => match meta.metadata.filter(|_| meta.front_matter) {
+            Some(m) => front_matter(m, meta.url, meta.site) + &markdown(doc, view, labels),
+            None => markdown(doc, view, labels),
+        },
+        Format::Html => html_with(doc, view, labels, meta.metadata),
         Format::Json => json(doc, view, labels, meta).to_string(),
     }
 }
@@ -198,13 +208,26 @@ impl SerializeFilter for KeptFilter<'_> {
 
 /// A minimal HTML document with the kept part of the page's body.
 pub fn html(doc: &Document, view: &TextView, labels: &Labels) -> String {
-    let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">");
-    if let Some(title) = doc.title() {
-        out.push_str("<title>");
-        escape_text(&title, &mut out);
-        out.push_str("</title>");
+    html_with(doc, view, labels, None)
+}
+
+/// [`html`], its `<head>` carrying what `metadata` states ([`html_head`]) and its `<html>`
+/// the page's language.
+pub fn html_with(
+    doc: &Document,
+    view: &TextView,
+    labels: &Labels,
+    metadata: Option<&chaff_meta::Metadata>,
+) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html");
+    if let Some(lang) = metadata.and_then(|m| m.language.as_deref()) {
+        out.push_str(" lang=\"");
+        head::escape_attr(lang, &mut out);
+        out.push('"');
     }
-    out.push_str("</head>\n");
+    out.push('>');
+    html_head(metadata, doc.title().as_deref(), &mut out);
+    out.push('\n');
     let filter = KeptFilter { view, labels };
     match doc.body() {
         Some(body) => write_html(doc, body, &filter, &mut out),
@@ -346,6 +369,7 @@ mod tests {
             source: "a.html",
             url: Some("https://example.org/a"),
             site: Some("example.org"),
+            ..PageMeta::default()
         };
         let v = json(&doc, &view, &labels, &meta);
         assert_eq!(v["site"], "example.org");
