@@ -70,7 +70,7 @@ start() {
 
 start
 echo "serve: inspector in headless Chromium ($(chromium --version 2>/dev/null | head -1))"
-CHAFF_URL=$url CHAFF_BIN=$bin PLAYWRIGHT_CORE=$tools/node_modules/playwright-core \
+CHAFF_URL=$url CHAFF_BIN=$bin PROFILES=$work/profiles PLAYWRIGHT_CORE=$tools/node_modules/playwright-core \
   ARTEFACTS=$artefacts node .ci/serve/inspector.js
 
 echo "serve: schemathesis against $url/openapi.json"

@@ -22,15 +22,25 @@ const artefacts = process.env.ARTEFACTS || 'target/artefacts';
 let passed = 0;
 let failed = 0;
 
-function newsPage() {
-  const story = 'The council voted on Monday to close the old bridge for repairs. Engineers found '
-    + 'cracks in two of its arches last spring, and the work is expected to take most of the '
-    + 'coming year. Traffic will be sent over the ring road, which the council says can carry '
-    + 'the extra load. Shop owners near the bridge asked for help with the months of lost trade.';
-  return '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Bridge - Example News</title></head><body>'
+const BRIDGE = 'The council voted on Monday to close the old bridge for repairs. Engineers found '
+  + 'cracks in two of its arches last spring, and the work is expected to take most of the '
+  + 'coming year. Traffic will be sent over the ring road, which the council says can carry '
+  + 'the extra load. Shop owners near the bridge asked for help with the months of lost trade.';
+
+const STORIES = [
+  'Heavy rain flooded the market square on Friday and most of the shops closed early. The fire brigade pumped water out of cellars until late at night, and the market will open again on Tuesday.',
+  'A local choir won the regional contest with a hymn nobody in the hall had heard before. Its director found the music in a box of papers left to the church library by a former organist.',
+  'Scientists counted more herons on the river this spring than in any year since records began. They credit the cleaner water and a ban on fishing along the reedbeds below the weir.',
+  'The museum reopened its east wing after a decade of careful restoration work. Visitors can again see the painted ceiling, which had been hidden behind scaffolding since the roof leaked.',
+  'The farmers market will move to the station car park for the summer months while the square is repaved. Stallholders say the new site is easier to reach for people coming by train.',
+  'Volunteers planted four hundred trees along the ring road on Saturday morning. The council supplied the saplings and the school lent its minibus to carry spades and water.',
+];
+
+function newsPage(title = 'Council closes the old bridge', story = BRIDGE) {
+  return '<!DOCTYPE html><html><head><meta charset="utf-8"><title>' + title + ' - Example News</title></head><body>'
     + '<header><nav><ul><li><a href="/">Home</a></li><li><a href="/world">World</a></li>'
     + '<li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul></nav></header>'
-    + `<main><article><h1>Council closes the old bridge</h1><p>${story}</p>`
+    + `<main><article><h1>${title}</h1><p>${story}</p>`
     + `<p>${story.split('. ').reverse().join('. ')}</p></article></main>`
     + '<aside><h3>Most read</h3><ul><li><a href="/a">Ten facts about herons</a></li><li><a href="/b">Choir wins</a></li></ul></aside>'
     + '<footer id="foot">Copyright Example News, all rights reserved. <a href="/privacy">Privacy</a> <a href="/contact">Contact us</a></footer>'
@@ -75,9 +85,12 @@ async function check(name, f) {
 }
 
 async function inspect(page, html) {
-  await page.goto(base + '/');
-  await page.locator('#paste-box summary').click();
+  if (!page.url().startsWith(base)) await page.goto(base + '/');
+  if (!(await page.locator('#paste-box').evaluate((d) => d.open))) await page.locator('#paste-box summary').click();
   await page.locator('#html').fill(html);
+  // Empty the frame first, so that what is waited for below is the new page.
+  await page.evaluate(() => { document.getElementById('frame').srcdoc = ''; });
+  await page.waitForFunction(() => !document.getElementById('frame').contentDocument.querySelector('[data-chaff-role]'));
   await page.locator('#go').click();
   await page.waitForFunction(() => /nodes/.test(document.getElementById('status').textContent));
   // The frame has loaded and been tinted.
@@ -155,9 +168,37 @@ async function main() {
     await page.waitForFunction((b) => document.getElementById('text').textContent === b, before, { timeout: 10000 });
   });
 
+  await check('a site\'s profile: its pages tinted by it, its expressions, FOREST XPath and histogram shown', async () => {
+    const pages = STORIES.map((story, i) => ({ url: `https://news.example.org/story-${i}`, html: newsPage(`Story ${i}`, story) }));
+    const learned = await page.evaluate(async (body) => {
+      const r = await fetch('/v1/learn', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: r.status, body: await r.json() };
+    }, pages);
+    assert.equal(learned.status, 200, JSON.stringify(learned.body));
+    assert.equal(learned.body.site, 'example.org');
+    const url = 'https://news.example.org/bridge';
+    await page.locator('#url').fill(url);
+    await inspect(page, newsPage());
+    await page.locator('#profile-box summary').click();
+    const profile = await page.locator('#profile').textContent();
+    assert.match(profile, /example\.org: 6 pages/);
+    assert.match(profile, /FOREST XPath: \//);
+    assert.match(profile, /Suffix expressions \([1-9][0-9]*\)/);
+    assert.equal(await page.locator('#histogram rect').count(), 100);
+    assert.equal(await page.locator('#summary').textContent().then((t) => /profileexample\.org/.test(t)), true);
+    const footer = page.frameLocator('#frame').locator('footer');
+    assert.equal(await footer.getAttribute('data-chaff-role'), 'template');
+    // The same page through `chaff extract` with the profile the server wrote.
+    const shown = await page.locator('#text').textContent();
+    const cli = execFileSync(bin, ['extract', '-q', '--profiles', process.env.PROFILES, '-'], {
+      encoding: 'utf8', input: JSON.stringify({ url, html: newsPage() }) + '\n',
+    });
+    assert.equal(shown.trim(), cli.trim());
+    assert.match(shown, /cracks in two of its arches/);
+  });
+
   await check('a screenshot is written', async () => {
     await page.locator('#paste-box summary').click();
-    await page.locator('#profile-box summary').click();
     await page.frameLocator('#frame').locator('footer').hover({ position: { x: 5, y: 5 } });
     fs.mkdirSync(artefacts, { recursive: true });
     const file = path.join(artefacts, 'inspector.png');
