@@ -33,13 +33,15 @@ fn sigterm_finishes_the_request_in_flight() {
 
     // Half a request: it is in flight until the rest comes.
     let mut s = TcpStream::connect(&addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
     let head = format!(
         "POST /v1/extract HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
         PAGE.len()
     );
     s.write_all(head.as_bytes()).expect("head");
-    s.write_all(&PAGE.as_bytes()[..PAGE.len() / 2]).expect("half");
+    s.write_all(&PAGE.as_bytes()[..PAGE.len() / 2])
+        .expect("half");
     std::thread::sleep(Duration::from_millis(300));
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -51,7 +53,8 @@ fn sigterm_finishes_the_request_in_flight() {
         child.try_wait().expect("status").is_none(),
         "the server exited with a request in flight"
     );
-    s.write_all(&PAGE.as_bytes()[PAGE.len() / 2..]).expect("rest");
+    s.write_all(&PAGE.as_bytes()[PAGE.len() / 2..])
+        .expect("rest");
     let mut answer = String::new();
     s.read_to_string(&mut answer).expect("answer");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
@@ -70,7 +73,14 @@ fn serve_help_names_its_limits() {
         .output()
         .expect("runs");
     let help = String::from_utf8_lossy(&out.stdout);
-    for flag in ["--profiles", "--listen", "--pages", "--max-body", "--concurrency", "--timeout"] {
+    for flag in [
+        "--profiles",
+        "--listen",
+        "--pages",
+        "--max-body",
+        "--concurrency",
+        "--timeout",
+    ] {
         assert!(help.contains(flag), "{flag} missing from\n{help}");
     }
 }

@@ -154,6 +154,11 @@ impl AppState {
                 "no classifier named {classifier} (content or pagelevel)"
             )));
         }
+        if classifier == "pagelevel" && choice.threshold.is_some() {
+            return Err(ApiError::bad_request(
+                "threshold applies to the content classifier, not pagelevel",
+            ));
+        }
         let mut page_methods = vec![classifier];
         if choice.menu {
             page_methods.push("menu");

@@ -196,6 +196,15 @@ async fn bad_requests_get_4xx_with_one_line_json() {
             )
             .await,
         ),
+        (
+            400,
+            post_json(
+                srv.addr,
+                "/v1/segment",
+                &json!({"html": html, "classifier": "pagelevel", "threshold": 0.5}),
+            )
+            .await,
+        ),
     ];
     for (i, (want, a)) in cases.iter().enumerate() {
         assert_eq!(a.status, *want, "case {i}: {}", a.text());
