@@ -572,8 +572,12 @@ pub struct Learned {
     pub site: String,
     /// One line on what the profile holds.
     pub summary: String,
-    /// Where it was stored, when the server has a profiles folder.
+    /// Where it was stored, when the server has a profiles folder it could write to.
     pub stored: Option<String>,
+    /// Why it was not stored in the profiles folder, when it could not be (it is applied
+    /// all the same until the server stops).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_stored: Option<String>,
     /// The profile (chaff's versioned profile JSON).
     #[schema(value_type = Object)]
     pub profile: serde_json::Value,
@@ -591,7 +595,7 @@ pub struct Learned {
         (status = 413, description = "The body is over the limit", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "Nothing could be learned (too few pages, several sites)", body = ErrorBody),
-        (status = 500, description = "The profile could not be stored", body = ErrorBody),
+        (status = 500, description = "The learned profile could not be compiled", body = ErrorBody),
         (status = 503, description = "Busy", body = ErrorBody),
         (status = 504, description = "The time budget was spent", body = ErrorBody),
     )
@@ -639,11 +643,15 @@ async fn learn(
             let value = serde_json::to_value(&profile).unwrap_or_default();
             let summary = profile.summary();
             let site = profile.site.clone();
-            let stored = st.add_profile(profile).map_err(ApiError::internal)?;
+            let saved = st.add_profile(&profile).map_err(ApiError::internal)?;
             Ok(Learned {
                 site,
                 summary,
-                stored: stored.map(|p| p.display().to_string()),
+                stored: saved
+                    .as_ref()
+                    .and_then(|r| r.as_ref().ok())
+                    .map(|p| p.display().to_string()),
+                not_stored: saved.and_then(|r| r.err()),
                 profile: value,
             })
         })

@@ -188,31 +188,35 @@ impl AppState {
             .map_err(|e| ApiError::bad_request(e.to_string()))
     }
 
-    /// Stores a learned profile: written atomically into the profiles folder when there is
-    /// one (an error when it cannot be written), then put in the live extractor.
+    /// Puts a learned profile in the live extractor (rebuilt with it, and swapped in only if
+    /// it builds) and, when the server has a profiles folder, writes it there atomically:
+    /// `Some(Err(why))` when it could not be written.
     pub(crate) fn add_profile(
         &self,
-        profile: Profile,
-    ) -> Result<Option<std::path::PathBuf>, String> {
-        let path = match &self.config.profiles {
-            Some(dir) => Some(profile.save_in(dir).map_err(|e| e.to_string())?),
-            None => None,
-        };
+        profile: &Profile,
+    ) -> Result<Option<Result<std::path::PathBuf, String>>, String> {
         let mut store = match self.store.lock() {
             Ok(s) => s,
             Err(poisoned) => poisoned.into_inner(),
         };
-        store.insert(profile);
+        let mut next = store.clone();
+        next.insert(profile.clone());
         let rebuilt = Extractor::builder()
             .registry(self.registry.clone())
-            .store(store.clone())
+            .store(next.clone())
             .build()
             .map_err(|e| e.to_string())?;
+        let saved = self
+            .config
+            .profiles
+            .as_ref()
+            .map(|dir| profile.save_in(dir).map_err(|e| e.to_string()));
+        *store = next;
         match self.extractor.write() {
             Ok(mut e) => *e = rebuilt,
             Err(poisoned) => *poisoned.into_inner() = rebuilt,
         }
-        Ok(path)
+        Ok(saved)
     }
 
     /// The registry learning uses.

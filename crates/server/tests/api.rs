@@ -327,6 +327,30 @@ async fn learn_stores_the_profile_and_the_live_extractor_uses_it() {
         get(again.addr, "/healthz").await.json(),
         json!({"status": "ok", "sites": 1})
     );
+    // A profiles folder that cannot be written: the profile is applied, and the answer says
+    // why it was not stored.
+    let blocker = dir.path().join("a-file");
+    std::fs::write(&blocker, "not a folder").expect("write");
+    let unwritable = start(Config {
+        profiles: Some(blocker.join("profiles")),
+        ..Config::default()
+    })
+    .await;
+    let l = post_json(unwritable.addr, "/v1/learn", &json!(pages)).await;
+    assert_eq!(l.status, 200, "{}", l.text());
+    let l = l.json();
+    assert!(l["stored"].is_null(), "{l}");
+    assert!(
+        l["not_stored"]
+            .as_str()
+            .is_some_and(|w| w.contains("cannot create")),
+        "{l}"
+    );
+    assert_eq!(
+        get(unwritable.addr, "/v1/sites").await.json()[0]["site"],
+        "example.org"
+    );
+    unwritable.shutdown().await.expect("shuts down");
     // Pages of two sites are not one site's profile.
     let mixed = json!([{"url": "https://a.example/1", "html": article()}, {"url": "https://b.example/2", "html": article()}]);
     assert_eq!(post_json(srv.addr, "/v1/learn", &mixed).await.status, 422);
