@@ -74,11 +74,12 @@ CHAFF_URL=$url CHAFF_BIN=$bin PROFILES=$work/profiles PLAYWRIGHT_CORE=$tools/nod
   ARTEFACTS=$artefacts node .ci/serve/inspector.js
 
 echo "serve: schemathesis against $url/openapi.json"
-"$tools/venv/bin/schemathesis" run "$url/openapi.json" \
+# From the temporary folder: schemathesis keeps state in the current one.
+(cd "$work" && "$tools/venv/bin/schemathesis" run "$url/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "${SCHEMATHESIS_EXAMPLES:-100}" --seed 19 --workers 2 --no-color \
   --generation-database none \
-  --report junit --report-junit-path "$artefacts/schemathesis.xml" --report-dir "$work/report"
+  --report junit --report-junit-path "$artefacts/schemathesis.xml" --report-dir "$work/report")
 kill -TERM "$server"
 wait "$server"
 server=
