@@ -417,6 +417,25 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
     (!text.trim().is_empty()).then_some(text)
 }
 
+impl Extraction {
+    /// The record of a page that repeats the earlier page `of` (a near-duplicate): its
+    /// record without the text, naming the page it repeats under `duplicate_of`.
+    pub fn duplicate_record(&self, format: Format, labels: bool, of: &str) -> serde_json::Value {
+        let mut record = self.record_with(format, labels);
+        if let Some(obj) = record.as_object_mut() {
+            obj.remove("text");
+            obj.insert("duplicate_of".into(), of.into());
+        }
+        record
+    }
+
+    /// Whether the main text is in the language of this canonical code (see
+    /// [`crate::language::canonical`]); false when its language is unknown.
+    pub fn in_language(&self, code: &str) -> bool {
+        self.language().is_some_and(|l| l.code == code)
+    }
+}
+
 /// The name of a format in records (`text`, `markdown`, `html`, `json`).
 pub fn format_name(format: Format) -> &'static str {
     match format {

@@ -151,6 +151,18 @@ impl Profile {
         chaff_corpus::atomic_write(path, self.to_json().as_bytes())?;
         Ok(())
     }
+
+    /// Writes the profile atomically into a folder of profiles (created when missing) under
+    /// its site's file name ([`Profile::file_name`]); returns the file's path.
+    pub fn save_in(&self, dir: &Path) -> Result<std::path::PathBuf, Error> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::Profile {
+            path: dir.display().to_string(),
+            message: format!("cannot create the profile folder: {e}"),
+        })?;
+        let path = dir.join(Profile::file_name(&self.site));
+        self.save(&path)?;
+        Ok(path)
+    }
 }
 
 #[cfg(test)]

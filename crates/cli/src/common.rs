@@ -11,7 +11,8 @@ use chaff::corpus::{Pages, PagesOptions};
 use chaff::dom::ParseOptions;
 use clap::Args;
 
-use crate::fetch::{FetchArgs, Fetched};
+use crate::fetch::FetchArgs;
+use chaff_crawl::Fetched;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How a command ended; the value is the exit status.
@@ -74,19 +75,14 @@ impl InputArgs {
         }
     }
 
-    /// The page iterator over the inputs, URLs left out; fails up front on unreadable
-    /// paths or globs that match nothing.
+    /// The page iterator over the inputs (`-`: standard input), URLs left out; fails up
+    /// front on unreadable paths or globs that match nothing.
     pub fn pages(&self) -> anyhow::Result<Pages> {
         let paths: Vec<String> = self.inputs.iter().filter(|i| !is_url(i)).cloned().collect();
         let options = PagesOptions {
             max_page_bytes: self.max_page_size as u64,
         };
-        let pages = Pages::from_args(&paths, options)?;
-        Ok(if paths.iter().any(|i| i == "-") {
-            pages.with_stdin(std::io::BufReader::new(std::io::stdin()))
-        } else {
-            pages
-        })
+        Ok(Pages::from_args(&paths, options)?)
     }
 
     /// The inputs, with the pages named by URL fetched first (once, however often the
@@ -118,21 +114,14 @@ pub struct Inputs<'a> {
 impl Inputs<'_> {
     /// Every page: the fetched ones first (named by their final URL), then the others.
     pub fn pages(&self) -> anyhow::Result<impl Iterator<Item = PageItem> + '_> {
-        let warc = self.fetched.iter().map(|f| f.warc.display().to_string());
-        let fetched = Pages::from_args(&warc.collect::<Vec<_>>(), PagesOptions::default())?;
-        let named = fetched.map(|page| {
-            page.map(|p| Page {
-                source: p.url.clone().unwrap_or_else(|| p.source.clone()),
-                ..p
-            })
-        });
-        Ok(named.chain(self.args.pages()?))
+        let fetched = self.fetched.as_ref().map(Fetched::pages).transpose()?;
+        Ok(fetched.into_iter().flatten().chain(self.args.pages()?))
     }
 
     /// `Partial` when some URL gave no page.
     pub fn status(&self) -> Status {
         match &self.fetched {
-            Some(f) if f.failures > 0 => Status::Partial,
+            Some(f) if !f.errors.is_empty() => Status::Partial,
             _ => Status::Ok,
         }
     }

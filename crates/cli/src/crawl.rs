@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration, url_lines};
+use chaff_crawl::{CrawlConfig, ScopeKind, Seed, Stats, Summary, parse_duration, seed_file};
 use clap::Args;
 
 use crate::common::{Progress, Status};
@@ -148,18 +148,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<Status> {
         .chain(args.feed.iter().cloned().map(Seed::Feed))
         .chain(args.urls.iter().cloned().map(Seed::Page))
         .collect();
-    let from_file: Box<dyn Iterator<Item = Seed> + Send> = match &args.seeds {
-        None => Box::new(std::iter::empty()),
-        Some(path) if path.as_os_str() == "-" => {
-            Box::new(url_lines(std::io::BufReader::new(std::io::stdin())).map(Seed::Page))
+    let from_file = match &args.seeds {
+        Some(p) => {
+            Some(seed_file(p).with_context(|| format!("cannot open seeds {}", p.display()))?)
         }
-        Some(path) => {
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("cannot open seeds {}", path.display()))?;
-            Box::new(url_lines(std::io::BufReader::new(file)).map(Seed::Page))
-        }
+        None => None,
     };
-    let seeds = fixed.into_iter().chain(from_file);
+    let seeds = fixed.into_iter().chain(from_file.into_iter().flatten());
     let summary = crawl_with_progress(config, seeds, args.quiet, Arc::default())?;
     eprintln!("chaff: crawled {summary}; wrote {}", args.out.display());
     for e in &summary.first_errors {

@@ -177,8 +177,7 @@ impl Sink {
     ) -> anyhow::Result<Status> {
         let stdout = std::io::stdout().lock();
         let (mut dest, mut done) = match dir {
-            Some((dir, true)) => PageSink::resume_folder(dir, stdout)?,
-            Some((dir, false)) => (PageSink::folder(dir, stdout)?, Default::default()),
+            Some((dir, resume)) => PageSink::into_folder(dir, stdout, resume)?,
             None => (
                 PageSink::stream(stdout, "standard output"),
                 Default::default(),
@@ -229,9 +228,7 @@ impl Sink {
         e: &chaff::Extraction,
     ) -> anyhow::Result<WriteOutcome> {
         self.written += 1;
-        if let Some(lang) = &self.language
-            && e.language().is_none_or(|l| l.code != *lang)
-        {
+        if self.language.as_ref().is_some_and(|l| !e.in_language(l)) {
             self.off_language += 1;
             return Ok(WriteOutcome::Written);
         }
@@ -240,11 +237,7 @@ impl Sink {
             .as_mut()
             .and_then(|d| d.duplicate_of(e.source().to_string(), e.text()));
         if let Some(kept) = duplicate_of {
-            let mut record = e.record_with(self.format, self.labels);
-            if let Some(obj) = record.as_object_mut() {
-                obj.remove("text");
-                obj.insert("duplicate_of".into(), kept.into());
-            }
+            let record = e.duplicate_record(self.format, self.labels, &kept);
             return Ok(dest.record_only(&record)?);
         }
         let (format, labels) = (self.format, self.labels);

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use chaff_crawl::{CrawlConfig, Seed, read_url_list};
+use chaff_crawl::{CrawlConfig, Fetched, read_url_list};
 
 use clap::Args;
 
@@ -28,17 +28,6 @@ pub struct FetchArgs {
     pub polite: PoliteArgs,
 }
 
-/// Fetched pages in a temporary WARC, removed when this is dropped.
-pub struct Fetched {
-    _dir: tempfile::TempDir,
-    /// The WARC.
-    pub warc: PathBuf,
-    /// Pages fetched with a 2xx status.
-    pub pages: u64,
-    /// URLs that gave no page (each reported on stderr).
-    pub failures: usize,
-}
-
 impl FetchArgs {
     /// Fetches `urls` and those of `--urls` (none: `None`), reporting each URL that gives
     /// no page on stderr with its reason.
@@ -57,26 +46,19 @@ impl FetchArgs {
         if urls.is_empty() && listed.is_empty() {
             return Ok(None);
         }
-        let dir = tempfile::tempdir().context("cannot create a temporary folder for fetching")?;
-        let warc = dir.path().join("fetched.warc.gz");
-        let config = CrawlConfig {
+        let config = |out| CrawlConfig {
             delay: self.polite.delay,
             robots: !self.ignore_robots,
             timeout: self.polite.timeout,
             max_retries: self.polite.retries,
             user_agent: self.polite.user_agent.clone(),
-            ..CrawlConfig::page_list(warc.clone(), max_bytes)
+            ..CrawlConfig::page_list(out, max_bytes)
         };
-        let seeds = urls.into_iter().chain(listed).map(Seed::Page);
-        let summary = crate::crawl::crawl_with_progress(config, seeds, quiet, Arc::default())?;
-        for e in &summary.first_errors {
-            warn(e);
-        }
-        Ok(Some(Fetched {
-            _dir: dir,
-            warc,
-            pages: summary.pages_ok,
-            failures: summary.first_errors.len(),
-        }))
+        let urls = urls.into_iter().chain(listed).collect();
+        let fetched = Fetched::page_list(urls, config, |config, seeds| {
+            crate::crawl::crawl_with_progress(config, seeds, quiet, Arc::default())
+        })?;
+        fetched.errors.iter().for_each(warn);
+        Ok(Some(fetched))
     }
 }

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
-use chaff::{Profile, SiteChoice};
+use anyhow::bail;
+use chaff::SiteChoice;
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, Progress, Status};
@@ -70,17 +70,12 @@ pub fn run(args: LearnArgs) -> anyhow::Result<Status> {
     if learned.profiles.is_empty() {
         bail!("no site had enough pages to learn from");
     }
-    if let (Some(out), true) = (&args.output, args.per_site) {
-        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    }
     for profile in &learned.profiles {
         if let Some(out) = &args.output {
-            let path = if args.per_site {
-                out.join(Profile::file_name(&profile.site))
-            } else {
-                out.clone()
+            let path = match args.per_site {
+                true => profile.save_in(out)?,
+                false => profile.save(out).map(|()| out.clone())?,
             };
-            profile.save(&path)?;
             eprintln!("chaff: {} -> {}", profile.summary(), path.display());
         }
         for re in profile.suffix_regexes().filter(|_| args.print_regexes) {

@@ -4,6 +4,7 @@
 
 mod extract;
 mod learn;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,8 @@ enum Command {
     Extract(Box<extract::ExtractArgs>),
     /// Learn a site's template from its pages and write a site profile (or one per site).
     Learn(Box<learn::LearnArgs>),
+    /// Serve the HTTP API and the inspector (see /openapi.json once running).
+    Serve(Box<serve::ServeArgs>),
     /// Crawl sites politely into a WARC file (seeds, sitemaps or feeds).
     Crawl(Box<crawl::CrawlArgs>),
     /// Print a shell completion script (`chaff completions zsh > _chaff`).
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract::run(*args),
         Command::Learn(args) => learn::run(*args),
         Command::Crawl(args) => crawl::run(*args),
+        Command::Serve(args) => serve::run(*args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "chaff", &mut std::io::stdout());
             Ok(common::Status::Ok)

@@ -431,6 +431,12 @@ impl<W: Write> PageSink<W> {
         PageSink::resume(dir, stream, true)
     }
 
+    /// [`PageSink::resume_folder`] when `keep` is set, else [`PageSink::folder`] (and no
+    /// page written before).
+    pub fn into_folder(dir: &Path, stream: W, keep: bool) -> Result<(Self, Written), CorpusError> {
+        PageSink::resume(dir, stream, keep)
+    }
+
     fn resume(dir: &Path, stream: W, keep: bool) -> Result<(Self, Written), CorpusError> {
         let fail = |source| CorpusError::Write {
             target: dir.display().to_string(),

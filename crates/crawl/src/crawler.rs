@@ -136,6 +136,16 @@ pub fn read_url_list(reader: impl std::io::BufRead) -> std::io::Result<Vec<Strin
         .collect()
 }
 
+/// The seed pages listed in a file (`-`: standard input), read as needed ([`url_lines`]).
+pub fn seed_file(path: &std::path::Path) -> std::io::Result<Box<dyn Iterator<Item = Seed> + Send>> {
+    if path.as_os_str() == "-" {
+        let stdin = std::io::BufReader::new(std::io::stdin());
+        return Ok(Box::new(url_lines(stdin).map(Seed::Page)));
+    }
+    let file = std::io::BufReader::new(std::fs::File::open(path)?);
+    Ok(Box::new(url_lines(file).map(Seed::Page)))
+}
+
 /// The URLs of a list as a stream, read as needed (a seed list of any length); reading
 /// stops at the first read error.
 pub fn url_lines(reader: impl std::io::BufRead) -> impl Iterator<Item = String> {

@@ -29,6 +29,7 @@
 
 pub mod duration;
 pub mod fetch;
+mod fetched;
 pub mod frontier;
 pub mod journal;
 pub mod links;
@@ -41,9 +42,10 @@ mod crawler;
 
 pub use crawler::{
     CrawlConfig, CrawlError, ROBOTS_AGENT, Seed, Stats, Summary, USER_AGENT, crawl, crawl_async,
-    human_bytes, read_url_list, url_lines,
+    human_bytes, read_url_list, seed_file, url_lines,
 };
 pub use duration::parse_duration;
+pub use fetched::Fetched;
 pub use sources::FeedItem;
 pub use store::journal_path_for;
 pub use urls::ScopeKind;
