@@ -21,7 +21,7 @@ cargo build -q -p chaff-cli -p chaff-lab
 export CHAFF_BIN_DIR="$PWD/target/debug"
 "$py" -m pip install -q ./python
 status=0
-(cd python && "../$py" -m pytest -q -rs tests) || status=$?
+"$venv/bin/pytest" -q -rs python/tests || status=$?
 # 5: no tests were collected, which here means the suite is broken, not empty.
 if [ "$status" -eq 5 ]; then
   echo "python: pytest collected no tests" >&2
