@@ -578,8 +578,7 @@ fn each_page_gives_its_headers() {
         WarcPages::from_reader(Box::new(std::io::Cursor::new(bytes)), "c.warc".into()).unwrap();
     assert!(pages.take_headers().is_empty());
     let mut seen = Vec::new();
-    loop {
-        let Some(page) = pages.next() else { break };
+    while let Some(page) = pages.next() {
         let page = page.unwrap();
         seen.push((page.url.unwrap(), pages.take_headers()));
         assert!(pages.take_headers().is_empty(), "taken once");
