@@ -47,7 +47,6 @@ def main():
              .config("spark.ui.enabled", "false")
              .config("spark.driver.memory", "4g")
              .config("spark.sql.shuffle.partitions", str(a.cores * 8))
-             .config("spark.default.parallelism", str(a.cores * 8))
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     with tempfile.TemporaryDirectory() as d:
