@@ -85,7 +85,7 @@ def run_mode(spark, crawl, tmp_path, mode, **options):
     return stats, [r.asDict() for r in df.collect()]
 
 
-def test_page_and_site_modes(spark, crawl, tmp_path):
+def test_page_and_site_modes(spark, crawl, tmp_path, capsys):
     page_stats, page_rows = run_mode(spark, crawl, tmp_path, "page")
     site_stats, site_rows = run_mode(spark, crawl, tmp_path, "site", split_above=50,
                                      sample_cap=30)
@@ -109,9 +109,10 @@ def test_page_and_site_modes(spark, crawl, tmp_path):
     assert all(r["profile"] is None for r in page_rows)
     page_t, page_c = removal(page_rows, crawl["truth"])
     site_t, site_c = removal(site_rows, crawl["truth"])
-    print(f"\nsynthetic sites {SITE_PAGES} pages, {crawl['pages']} pages in all:")
-    print(f"  page-level: template words removed {page_t:.2%}, content words kept {page_c:.2%}")
-    print(f"  site-level: template words removed {site_t:.2%}, content words kept {site_c:.2%}")
+    with capsys.disabled():  # the figures, shown even when pytest captures output
+        print(f"\nsynthetic sites of {SITE_PAGES} pages, {crawl['pages']} pages in all:")
+        print(f"  page-level: template words removed {page_t:.2%}, content words kept {page_c:.2%}")
+        print(f"  site-level: template words removed {site_t:.2%}, content words kept {site_c:.2%}")
     assert site_t > page_t
     # The same page gives the same row whatever the path it took (Spark, or a plain call).
     row = next(r for r in page_rows if r["url"] and not r["error"])
