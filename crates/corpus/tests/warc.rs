@@ -570,3 +570,32 @@ fn warc_on_standard_input() {
         assert_eq!(pages[0].url.as_deref(), Some("https://news.example.com/a"));
     }
 }
+
+#[test]
+fn each_page_gives_its_headers() {
+    let (bytes, _) = crawl(WarcCompression::Gzip);
+    let mut pages =
+        WarcPages::from_reader(Box::new(std::io::Cursor::new(bytes)), "c.warc".into()).unwrap();
+    assert!(pages.take_headers().is_empty());
+    let mut seen = Vec::new();
+    while let Some(page) = pages.next() {
+        let page = page.unwrap();
+        seen.push((page.url.unwrap(), pages.take_headers()));
+        assert!(pages.take_headers().is_empty(), "taken once");
+    }
+    let content_type = |h: &[(String, String)]| {
+        h.iter()
+            .find(|(n, _)| n == "Content-Type")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(seen.len(), 3);
+    assert_eq!(
+        content_type(&seen[0].1).as_deref(),
+        Some("text/html; charset=ISO-8859-1")
+    );
+    assert_eq!(
+        content_type(&seen[1].1).as_deref(),
+        Some("application/xhtml+xml")
+    );
+    assert!(seen[2].1.is_empty(), "{:?}", seen[2].1);
+}

@@ -41,6 +41,8 @@ pub struct WarcPages {
     map: Arc<StreamMap>,
     max_page_bytes: u64,
     done: bool,
+    /// The HTTP headers of the page last yielded.
+    headers: Vec<(String, String)>,
 }
 
 /// What one record turned into.
@@ -81,6 +83,7 @@ impl WarcPages {
             map,
             max_page_bytes: DEFAULT_MAX_PAGE_BYTES,
             done: false,
+            headers: Vec::new(),
         })
     }
 
@@ -96,6 +99,13 @@ impl WarcPages {
         self
     }
 
+    /// Takes the headers of the page last yielded: a `response` record's HTTP headers in
+    /// order, names as written; a `resource` record's `Content-Type` when it has one. Empty
+    /// before the first page, after an error item and when taken twice.
+    pub fn take_headers(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.headers)
+    }
+
     fn damaged(&mut self, offset: String, detail: String) -> Option<Result<Page, CorpusError>> {
         self.done = true;
         Some(Err(CorpusError::WarcDamaged {
@@ -108,6 +118,7 @@ impl WarcPages {
     /// Reads one record whole (checking it is as long as it claims) and
     /// decides what it is.
     fn take_record(&mut self, record: &mut WarcRecord) -> Outcome {
+        self.headers.clear();
         let start = record.stream_pos();
         let offset = self.map.locate(start);
         let source = format!("{}#{offset}", self.path.display());
@@ -187,7 +198,12 @@ impl WarcPages {
             .map(|c| c.into_owned());
         let page = match kind {
             WarcRecordType::Response => self.response_page(&block, record.is_http(), source, url),
-            _ => self.resource_page(block, block_type.as_deref(), source, url),
+            _ => {
+                if let Some(t) = &block_type {
+                    self.headers.push(("Content-Type".into(), t.clone()));
+                }
+                self.resource_page(block, block_type.as_deref(), source, url)
+            }
         };
         match page {
             Ok(Some(page)) => Outcome::Page(page),
@@ -197,7 +213,7 @@ impl WarcPages {
     }
 
     fn response_page(
-        &self,
+        &mut self,
         block: &[u8],
         is_http: bool,
         source: String,
@@ -230,6 +246,7 @@ impl WarcPages {
         if mime.is_none() && !http::sniff_html(&body) {
             return Ok(None);
         }
+        self.headers = response.headers;
         Ok(Some(self.page(source, url, body, charset)))
     }
 

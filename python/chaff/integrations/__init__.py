@@ -1,0 +1,1 @@
+"""Blocks that put chaff into other tools' pipelines (``chaff.integrations.datatrove``)."""
