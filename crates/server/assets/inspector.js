@@ -14,6 +14,7 @@ let timer = 0;
 const TINT = `
 [data-chaff-tint=template] { background-color: rgb(220 40 40 / calc(0.18 + var(--chaff-score, 1) * 0.32)) !important; outline: 1px dashed rgb(190 0 0 / 0.7) !important; }
 [data-chaff-tint=menu] { background-color: rgb(235 150 0 / calc(0.2 + var(--chaff-score, 1) * 0.3)) !important; outline: 1px dashed rgb(190 110 0 / 0.8) !important; }
+[data-chaff-tint=comment] { background-color: rgb(60 110 220 / calc(0.18 + var(--chaff-score, 1) * 0.3)) !important; outline: 1px dashed rgb(30 70 190 / 0.7) !important; }
 chaff-t[data-chaff-tint=content] { background-color: rgb(40 170 80 / 0.22) !important; }
 [data-chaff-hover] { outline: 2px solid #2060ff !important; outline-offset: -1px; }
 `;

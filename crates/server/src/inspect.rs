@@ -95,6 +95,7 @@ pub(crate) fn role_name(r: Role) -> &'static str {
         Role::Content => "content",
         Role::Template => "template",
         Role::Menu => "menu",
+        Role::Comment => "comment",
     }
 }
 
