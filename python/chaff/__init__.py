@@ -86,13 +86,8 @@ def _check_format(output_format: str) -> str:
     return output_format
 
 
-def _check_options(include_comments: bool, favor_precision: bool, favor_recall: bool) -> Optional[str]:
-    """The content model's setting for trafilatura's options; refuses what chaff cannot honour."""
-    if not include_comments:
-        raise ValueError(
-            "include_comments=False: chaff does not tell comments from the main text yet; "
-            "leave include_comments at True (comments a page's content model keeps stay in)"
-        )
+def _check_options(favor_precision: bool, favor_recall: bool) -> Optional[str]:
+    """The content model's setting for trafilatura's favor options."""
     if favor_precision and favor_recall:
         raise ValueError("favor_precision and favor_recall exclude each other")
     if favor_precision:
@@ -140,6 +135,9 @@ class Extractor:
         methods: which of a profile's site methods to apply (default: all it has).
         favor_precision: keep less: fewer boilerplate words, more content missed.
         favor_recall: keep more of the content, and more boilerplate with it.
+        include_comments: keep readers' comments in the main text (default: left out, as
+            ``chaff extract`` leaves them; trafilatura keeps them by default). Either way they
+            are found and given apart (``Extraction.comments``, ``"comments"`` in dicts).
 
     Raises:
         ProfileError: a profile that cannot be read or is invalid.
@@ -154,16 +152,16 @@ class Extractor:
         methods: Optional[Sequence[str]] = None,
         favor_precision: bool = False,
         favor_recall: bool = False,
+        include_comments: bool = False,
     ) -> None:
-        favor = _check_options(True, favor_precision, favor_recall)
+        favor = _check_options(favor_precision, favor_recall)
+        self._include_comments = include_comments
+        common = dict(profile=profile, favor=favor, include_comments=include_comments,
+                      site_methods=list(methods) if methods is not None else None)
         if profiles is None or isinstance(profiles, (str, os.PathLike)):
-            self._inner = _chaff.Extractor(
-                profiles_dir=profiles, profile=profile,
-                site_methods=list(methods) if methods is not None else None, favor=favor)
+            self._inner = _chaff.Extractor(profiles_dir=profiles, **common)
         else:
-            self._inner = _chaff.Extractor(
-                profiles=list(profiles), profile=profile,
-                site_methods=list(methods) if methods is not None else None, favor=favor)
+            self._inner = _chaff.Extractor(profiles=list(profiles), **common)
 
     def extract(
         self,
@@ -172,11 +170,16 @@ class Extractor:
         output_format: str = "txt",
         *,
         with_metadata: bool = False,
-        include_comments: bool = True,
+        include_comments: Optional[bool] = None,
     ) -> Union[str, Dict[str, Any]]:
-        """One page's main content, as :func:`chaff.extract` gives it."""
+        """One page's main content, as :func:`chaff.extract` gives it. ``include_comments``
+        is the extractor's (given when it was built); another value here is refused."""
         _check_format(output_format)
-        _check_options(include_comments, False, False)
+        if include_comments is not None and include_comments != self._include_comments:
+            raise ValueError(
+                f"include_comments={include_comments}: this Extractor was built with "
+                f"include_comments={self._include_comments}; build one with the other"
+            )
         if not with_metadata:
             # Straight to the output, as `chaff extract` prints it.
             if output_format == "json":
@@ -239,9 +242,10 @@ class Extractor:
 
 
 @functools.lru_cache(maxsize=None)
-def _default(favor: Optional[str]) -> Extractor:
+def _default(favor: Optional[str], include_comments: bool) -> Extractor:
     """The page-level extractor of the module-level calls, built on first use (immutable)."""
-    return Extractor(favor_precision=favor == "precision", favor_recall=favor == "recall")
+    return Extractor(favor_precision=favor == "precision", favor_recall=favor == "recall",
+                     include_comments=include_comments)
 
 
 def extract(
@@ -250,7 +254,7 @@ def extract(
     output_format: str = "txt",
     *,
     with_metadata: bool = False,
-    include_comments: bool = True,
+    include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
 ) -> Union[str, Dict[str, Any]]:
@@ -266,8 +270,8 @@ def extract(
         with_metadata: for ``txt`` and ``markdown``, put a metadata header (``---`` lines
             with title, author, url, date...) before the text, as trafilatura does; ``json``
             always carries the metadata.
-        include_comments: must stay True: chaff does not tell comments from the main text
-            yet, and says so rather than ignore ``False``.
+        include_comments: keep readers' comments in the main text (default: left out, as
+            ``chaff extract`` does; trafilatura keeps them by default).
         favor_precision, favor_recall: move the content model's threshold to keep less
             boilerplate, or more content.
 
@@ -279,15 +283,16 @@ def extract(
         ValueError: an output format or option chaff does not support.
         TypeError: ``html`` is neither ``str`` nor ``bytes``.
     """
-    favor = _check_options(include_comments, favor_precision, favor_recall)
-    return _default(favor).extract(html, url, output_format, with_metadata=with_metadata)
+    favor = _check_options(favor_precision, favor_recall)
+    return _default(favor, include_comments).extract(html, url, output_format,
+                                                     with_metadata=with_metadata)
 
 
 def bare_extraction(
     html: Html,
     url: Optional[str] = None,
     *,
-    include_comments: bool = True,
+    include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
 ) -> Dict[str, Any]:
@@ -297,11 +302,11 @@ def bare_extraction(
     profile was applied, or None), ``title``, ``author`` (authors joined by ``"; "``),
     ``date`` (published, as the page states it), ``modified``, ``sitename``,
     ``description``, ``categories``, ``tags``, ``image``, ``license``, ``pagetype``,
-    ``language``, ``confidence`` (0 to 1), ``no_content`` (why there is none, or None) and
-    ``text``. A value the page does not give is None (an empty list for the lists).
+    ``language``, ``confidence`` (0 to 1), ``no_content`` (why there is none, or None),
+    ``text`` and ``comments`` (what readers wrote under the page, or None). A value the page does not give is None (an empty list for the lists).
     """
-    favor = _check_options(include_comments, favor_precision, favor_recall)
-    return _default(favor).bare_extraction(html, url)
+    favor = _check_options(favor_precision, favor_recall)
+    return _default(favor, include_comments).bare_extraction(html, url)
 
 
 def learn(

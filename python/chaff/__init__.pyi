@@ -19,6 +19,8 @@ class Extraction:
     @property
     def text(self) -> str: ...
     @property
+    def comments(self) -> Optional[str]: ...
+    @property
     def url(self) -> Optional[str]: ...
     @property
     def source(self) -> str: ...
@@ -82,6 +84,7 @@ class Extractor:
         methods: Optional[Sequence[str]] = None,
         favor_precision: bool = False,
         favor_recall: bool = False,
+        include_comments: bool = False,
     ) -> None: ...
     def extract(
         self,
@@ -90,7 +93,7 @@ class Extractor:
         output_format: str = "txt",
         *,
         with_metadata: bool = False,
-        include_comments: bool = True,
+        include_comments: Optional[bool] = None,
     ) -> Union[str, Dict[str, Any]]: ...
     def extract_page(
         self, html: Html, url: Optional[str] = None, *, source: Optional[str] = None,
@@ -116,7 +119,7 @@ def extract(
     output_format: str = "txt",
     *,
     with_metadata: bool = False,
-    include_comments: bool = True,
+    include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
 ) -> Union[str, Dict[str, Any]]: ...
@@ -124,7 +127,7 @@ def bare_extraction(
     html: Html,
     url: Optional[str] = None,
     *,
-    include_comments: bool = True,
+    include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
 ) -> Dict[str, Any]: ...

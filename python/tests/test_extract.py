@@ -72,9 +72,25 @@ def test_with_metadata_puts_a_header_before_the_text(article):
     assert body == chaff.extract(article, url="https://news.example.org/b")
 
 
-def test_options_without_a_chaff_meaning_are_refused(article):
+THREAD = ("<html><body><h1>Council closes the old bridge</h1><p>The council voted on Monday "
+          "to close the old bridge for repairs after engineers found cracks in two arches.</p>"
+          "<div id=comments><ol class=commentlist><li class=comment><p>I drive over that "
+          "bridge every day and it did feel shaky to me.</p></li><li class=comment><p>About "
+          "time, the cracks have been there for years.</p></li></ol></div></body></html>")
+
+
+def test_comments_are_left_out_unless_asked_for():
+    assert "feel shaky" not in chaff.extract(THREAD)
+    assert "feel shaky" in chaff.extract(THREAD, include_comments=True)
+    d = chaff.bare_extraction(THREAD)
+    assert "feel shaky" in d["comments"] and "feel shaky" not in d["text"]
+    ex = chaff.Extractor(include_comments=True)
+    assert "feel shaky" in ex.extract(THREAD)
     with pytest.raises(ValueError, match="include_comments"):
-        chaff.extract(article, include_comments=False)
+        ex.extract(THREAD, include_comments=False)
+
+
+def test_exclusive_options_are_refused(article):
     with pytest.raises(ValueError, match="exclude each other"):
         chaff.extract(article, favor_precision=True, favor_recall=True)
 

@@ -240,6 +240,12 @@ impl PyExtraction {
         self.inner.text()
     }
 
+    /// What readers wrote under the page, as plain text; `None` without a comment thread.
+    #[getter]
+    fn comments(&self) -> Option<&str> {
+        self.inner.comments()
+    }
+
     /// The page's URL, when known.
     #[getter]
     fn url(&self) -> Option<&str> {
@@ -375,6 +381,7 @@ impl PyExtraction {
         d.set_item("confidence", e.confidence())?;
         d.set_item("no_content", self.no_content())?;
         d.set_item("text", e.text())?;
+        d.set_item("comments", e.comments())?;
         Ok(d)
     }
 
@@ -491,7 +498,7 @@ struct PyExtractor {
 #[pymethods]
 impl PyExtractor {
     #[new]
-    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None))]
+    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None, include_comments = false))]
     fn new(
         py: Python<'_>,
         profiles_dir: Option<PathBuf>,
@@ -499,6 +506,7 @@ impl PyExtractor {
         profile: Option<PyRef<'_, PyProfile>>,
         site_methods: Option<Vec<String>>,
         favor: Option<&str>,
+        include_comments: bool,
     ) -> PyResult<PyExtractor> {
         let registry = registry_for(favor)?;
         let store: chaff::ProfileStore = profiles
@@ -509,7 +517,9 @@ impl PyExtractor {
         let every_page = profile.map(|p| p.inner.clone());
         let inner = py
             .detach(|| {
-                let mut b = chaff::Extractor::builder().registry(registry);
+                let mut b = chaff::Extractor::builder()
+                    .registry(registry)
+                    .include_comments(include_comments);
                 if let Some(dir) = &profiles_dir {
                     b = b.profiles(dir)?;
                 }
