@@ -8,10 +8,7 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use chaff::methods::align::{self, AlignMethod};
-use chaff::methods::content::{
-    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
-    FAVOR_RECALL_THRESHOLD,
-};
+use chaff::methods::content::{ContentMethod, ContentModel, Decide, Favor};
 use chaff::methods::forest::{self, FeedItems, ForestMethod};
 use chaff::methods::menu::{MenuMethod, MenuParams};
 use chaff::methods::pagelevel::{ApplyOptions, PageLevelMethod, PageModel, SmoothWeights};
@@ -458,23 +455,20 @@ impl PageMethodArgs {
                 vec!["pagelevel"]
             }
             Classifier::Content => {
-                registry.register(ContentMethod {
-                    model: Arc::new(ContentModel::load_or_builtin(
-                        self.content_model.as_deref(),
-                    )?),
-                    threshold: if self.favor_precision {
-                        Some(FAVOR_PRECISION_THRESHOLD)
-                    } else if self.favor_recall {
-                        Some(FAVOR_RECALL_THRESHOLD)
-                    } else {
-                        self.content_threshold.map(|t| t as f32)
-                    },
-                    decide: match self.content_decide {
-                        None if self.favor_recall => FAVOR_RECALL_DECIDE,
-                        None => Decide::Node,
-                        Some(d) => d.into(),
-                    },
-                });
+                let favor = if self.favor_precision {
+                    Some(Favor::Precision)
+                } else {
+                    self.favor_recall.then_some(Favor::Recall)
+                };
+                let model = ContentModel::load_or_builtin(self.content_model.as_deref())?;
+                let mut method = ContentMethod::favoring(Arc::new(model), favor);
+                if let Some(t) = self.content_threshold {
+                    method.threshold = Some(t as f32);
+                }
+                if let Some(d) = self.content_decide {
+                    method.decide = d.into();
+                }
+                registry.register(method);
                 vec!["content"]
             }
         };

@@ -30,6 +30,8 @@ pub const FAVOR_PRECISION_THRESHOLD: f32 = 0.7;
 pub const FAVOR_RECALL_THRESHOLD: f32 = 0.2;
 /// The decision `--favor-recall` takes.
 pub const FAVOR_RECALL_DECIDE: Decide = Decide::BlockMax;
+/// What `--favor-recall` adds to the threshold's decision.
+pub const FAVOR_RECALL_WIDEN: Widen = Widen::Off;
 
 /// The `format` field of every content model.
 pub const FORMAT: &str = "chaff-content-model";
@@ -293,6 +295,45 @@ pub enum Decide {
     BlockMax,
 }
 
+/// What a text node's neighbours add to the threshold's decision.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Widen {
+    /// Nothing: the threshold decides each text node (or block) alone.
+    #[default]
+    Off,
+    /// Hysteresis in document order: a text node at or above `low` is also kept when it
+    /// lies in a run of such nodes, consecutive among the page's text nodes, that holds a
+    /// node the threshold keeps ([`runs`]).
+    Runs {
+        /// The lower threshold (at most the threshold).
+        low: f32,
+    },
+}
+
+/// Hysteresis over the units in document order: every maximal run of consecutive units at
+/// or above `low` that holds a unit at or above `high` is raised to at least `high`, so
+/// the threshold `high` keeps the whole run; a unit under `low` ends a run.
+pub fn runs(p: &[f32], high: f32, low: f32) -> Vec<f32> {
+    let mut out = p.to_vec();
+    let mut i = 0;
+    while i < p.len() {
+        if p[i] < low {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < p.len() && p[i] >= low {
+            i += 1;
+        }
+        if p[start..i].iter().any(|&x| x >= high) {
+            for x in &mut out[start..i] {
+                *x = x.max(high);
+            }
+        }
+    }
+    out
+}
+
 /// Each unit's probability raised to the largest of its block's ([`Decide::BlockMax`]).
 pub fn block_max(doc: &Document, units: &Units, p: &[f32]) -> Vec<f32> {
     let block_of = blocks(doc, units);
@@ -352,16 +393,48 @@ pub struct ContentMethod {
     pub threshold: Option<f32>,
     /// What each decision covers.
     pub decide: Decide,
+    /// What a text node's neighbours add to the decision.
+    pub widen: Widen,
+}
+
+/// The end of the precision/recall trade-off a front end asks for (`--favor-precision`,
+/// `--favor-recall`); the points are the constants `FAVOR_*` of this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Favor {
+    /// Keep less: a higher threshold ([`FAVOR_PRECISION_THRESHOLD`]).
+    Precision,
+    /// Keep more: [`FAVOR_RECALL_THRESHOLD`], [`FAVOR_RECALL_DECIDE`] and
+    /// [`FAVOR_RECALL_WIDEN`].
+    Recall,
 }
 
 impl ContentMethod {
     /// The built-in model at its own threshold.
     pub fn builtin() -> Result<ContentMethod, Error> {
-        Ok(ContentMethod {
-            model: Arc::new(ContentModel::builtin()?.clone()),
-            threshold: None,
-            decide: Decide::Node,
-        })
+        Ok(ContentMethod::favoring(
+            Arc::new(ContentModel::builtin()?.clone()),
+            None,
+        ))
+    }
+
+    /// `model` at the point `favor` names; at the model's own threshold, each text node on
+    /// its own, when `None`.
+    pub fn favoring(model: Arc<ContentModel>, favor: Option<Favor>) -> ContentMethod {
+        let (threshold, decide, widen) = match favor {
+            None => (None, Decide::Node, Widen::Off),
+            Some(Favor::Precision) => (Some(FAVOR_PRECISION_THRESHOLD), Decide::Node, Widen::Off),
+            Some(Favor::Recall) => (
+                Some(FAVOR_RECALL_THRESHOLD),
+                FAVOR_RECALL_DECIDE,
+                FAVOR_RECALL_WIDEN,
+            ),
+        };
+        ContentMethod {
+            model,
+            threshold,
+            decide,
+            widen,
+        }
     }
 }
 
@@ -418,6 +491,10 @@ impl Method for ContentMethod {
             Decide::BlockMax => p = block_max(page.doc, &units, &p),
         }
         let threshold = self.threshold.unwrap_or(self.model.threshold);
+        match self.widen {
+            Widen::Off => {}
+            Widen::Runs { low } => p = runs(&p, threshold, low),
+        }
         let labels = labels(page.doc, &units, &p, threshold);
         Verdict::Evidence(Evidence::new(labels, Meaning::Probability))
     }
@@ -442,5 +519,65 @@ mod block_tests {
         let mean = block_average(&doc, &units, &p);
         assert!(mean[0] == mean[1] && mean[0] < 0.9 && mean[0] > 0.1);
         assert_eq!(mean[2], 0.3);
+    }
+
+    /// Runs of units at or above 0.1: [0.9, 0.2] holds a unit the threshold 0.4 keeps,
+    /// [0.3] and [0.35, 0.15] do not; 0.05 and 0.0 end runs.
+    #[test]
+    fn runs_raise_a_run_that_holds_a_kept_unit() {
+        let p = [0.9, 0.2, 0.05, 0.3, 0.0, 0.35, 0.15];
+        assert_eq!(
+            runs(&p, 0.4, 0.1),
+            vec![0.9, 0.4, 0.05, 0.3, 0.0, 0.35, 0.15]
+        );
+        assert_eq!(runs(&[0.1, 0.5], 0.4, 0.1), vec![0.4, 0.5]);
+        assert_eq!(runs(&[0.3, 0.2], 0.4, 0.1), vec![0.3, 0.2]);
+        assert_eq!(runs(&p, 0.4, 0.4), p.to_vec());
+        assert!(runs(&[], 0.4, 0.1).is_empty());
+    }
+
+    /// A page of four text nodes: the paragraph after the kept one is near the threshold
+    /// and kept with it; the one after the gap of 0.05 is not, though as likely.
+    #[test]
+    fn hysteresis_keeps_the_neighbour_the_threshold_drops() {
+        let doc = chaff_dom::parse(
+            b"<body><p>The bridge reopened on Monday.</p><p>Traffic returns next week.</p>\
+              <div>Share this</div><p>Sponsored links here</p></body>",
+        )
+        .unwrap();
+        let view = TextView::new(&doc);
+        let units = Units::compute(&doc, &view, None);
+        assert_eq!(units.len(), 4);
+        let p = [0.9, 0.2, 0.05, 0.2];
+        let kept = |p: &[f32]| {
+            let l = labels(&doc, &units, p, 0.4);
+            units
+                .nodes
+                .iter()
+                .map(|&id| !l.role(id).is_template())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept(&p), [true, false, false, false]);
+        assert_eq!(kept(&runs(&p, 0.4, 0.1)), [true, true, false, false]);
+        assert_eq!(kept(&runs(&p, 0.4, 0.01)), [true, true, true, true]);
+    }
+
+    /// No favor is the plain method: the model's threshold, each text node alone.
+    #[test]
+    fn favoring_nothing_is_the_default_method() {
+        let model = Arc::new(ContentModel::builtin().unwrap().clone());
+        let m = ContentMethod::favoring(model.clone(), None);
+        assert_eq!(
+            (m.threshold, m.decide, m.widen),
+            (None, Decide::Node, Widen::Off)
+        );
+        let p = ContentMethod::favoring(model.clone(), Some(Favor::Precision));
+        assert!(p.threshold.unwrap() > model.threshold);
+        let r = ContentMethod::favoring(model.clone(), Some(Favor::Recall));
+        assert!(r.threshold.unwrap() <= model.threshold);
+        assert_eq!(
+            (r.decide, r.widen),
+            (FAVOR_RECALL_DECIDE, FAVOR_RECALL_WIDEN)
+        );
     }
 }
