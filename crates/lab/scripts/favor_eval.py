@@ -45,7 +45,7 @@ def settings():
     return out
 
 
-def choose(keep):
+def choose(keep, folds):
     names = settings()
     texts = {name: {} for name in names}
     flags = {"default": (), "--favor-precision": ("--favor-precision",),
@@ -56,7 +56,7 @@ def choose(keep):
     with tempfile.TemporaryDirectory(prefix="chaff-favor-") as tmp:
         models = Path(keep) if keep else Path(tmp)
         models.mkdir(parents=True, exist_ok=True)
-        for k in range(1, 6):
+        for k in folds:
             model = models / f"fold{k}.json"
             if not model.exists():
                 subprocess.run(["nice", "-n", "19", LAB, "train-content", "--holdout", f"{k}/5",
@@ -96,5 +96,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--choose", action="store_true")
     ap.add_argument("--keep", help="folder for the fold models (reused when present)")
+    ap.add_argument("--folds", default="1,2,3,4,5", help="the held-out folds to read (of 5)")
     a = ap.parse_args()
-    choose(a.keep) if a.choose else report()
+    choose(a.keep, [int(k) for k in a.folds.split(",")]) if a.choose else report()
