@@ -1,15 +1,20 @@
 """--favor-precision and --favor-recall: how their points were chosen, and what they do.
 
-  python3 crates/lab/scripts/favor_eval.py --choose [--keep DIR]   # on held-out training pages
-  python3 crates/lab/scripts/favor_eval.py                         # on the Dragnet test split
+  python3 crates/lab/scripts/favor_eval.py --choose [--keep DIR] [--folds 1,3]   # held-out training pages
+  python3 crates/lab/scripts/favor_eval.py                                      # the Dragnet test split
 
 --choose: the Dragnet training split's sites dealt to 5 folds (as site_cv.py does); each
 fold's pages are extracted by a content model trained without that fold
-(`chaff-lab train-content --holdout K/5`), at node thresholds 0.1 ... 0.75 and with the
-block-max decision at 0.1 ... 0.6, all folds scored together by ../shared/tools/score.py
-(4-gram shingles). The rule: favor-precision is the lowest node threshold that raises
-precision by 0.035 over the default; favor-recall the setting of highest recall whose F1 stays
-within 0.02 of the default's. No test page is read.
+(`chaff-lab train-content --holdout K/5`, under nice; about 8 CPU minutes each) through
+`chaff-lab favor` (the facade's Extractor, as `chaff extract --content-model` runs it) at node
+thresholds 0.1 ... 0.75, with the block-max decision at 0.1 ... 0.6, and with hysteresis
+(`KIND:HIGH:LOW`: a run of text nodes at or above LOW, consecutive in document order, kept
+when it holds one at or above HIGH) for HIGH 0.3, 0.4, 0.5 and LOW 0.02 ... 0.25 under both
+decisions; the folds read are scored together by ../shared/tools/score.py (4-gram shingles).
+The rule: favor-precision is the lowest node threshold that raises precision by 0.035 over
+the default (node:0.4); favor-recall the setting of highest recall whose F1 stays within 0.02
+of the default's. Then the shipping flags themselves (`chaff extract --content-model FOLD`,
+default, --favor-precision, --favor-recall) on the same pages. No test page is read.
 
 Without --choose: the shipping binary's default, --favor-precision and --favor-recall on the
 Dragnet test split, one run each, as ../shared/tools/run_anchors.py runs chaff.
@@ -29,7 +34,7 @@ import run_anchors  # noqa: E402
 
 LAB = os.environ.get("CHAFF_LAB", str(site_eval.REPO / "target" / "release" / "chaff-lab"))
 THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75]
-LOWS = [0.05, 0.1, 0.15, 0.2, 0.25]
+LOWS = [0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25]
 
 
 def line(name, s):
