@@ -406,8 +406,8 @@ pub struct PageMethodArgs {
     /// threshold moved to a point chosen on training data).
     #[arg(long, conflicts_with = "favor_recall")]
     pub favor_precision: bool,
-    /// Keep more: more of the content, more boilerplate with it (a lower threshold, and a
-    /// block kept whole when any of its text nodes is).
+    /// Keep more: more of the content, more boilerplate with it (text nodes the model
+    /// doubts kept when they join kept text: hysteresis down to a low threshold).
     #[arg(long)]
     pub favor_recall: bool,
     /// Decide per text node (default) or per block (a block's text nodes kept or dropped

@@ -69,7 +69,7 @@ def choose(keep, folds):
             out = Path(tmp) / f"fold{k}.jsonl"
             subprocess.run(["nice", "-n", "19", LAB, "favor", "--model", str(model), "--holdout",
                             f"{k}/5", "--setting", ",".join(names), "-o", str(out)], check=True, env=env)
-            for row in map(json.loads, out.read_text(encoding="utf-8").splitlines()):
+            for row in map(json.loads, filter(None, out.read_text(encoding="utf-8").split("\n"))):
                 texts[row["setting"]][row["id"]] = row["text"]
             held = [p for p in train if site_eval.fold_of(p.site, 5) == k - 1]
             for name, args in flags.items():
