@@ -119,7 +119,7 @@ pub mod methods {
     pub mod content {
         pub use chaff_content::{
             ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
-            FAVOR_RECALL_THRESHOLD, Units, labels,
+            FAVOR_RECALL_THRESHOLD, FAVOR_RECALL_WIDEN, Favor, Units, Widen, labels,
         };
     }
     /// Main-menu detection (Alarte, Insa & Silva).

@@ -7,10 +7,7 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use chaff::methods::align::{self, AlignMethod};
-use chaff::methods::content::{
-    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
-    FAVOR_RECALL_THRESHOLD,
-};
+use chaff::methods::content::{ContentMethod, ContentModel, Decide, Favor};
 use chaff::methods::forest::{self, FeedItems, ForestMethod};
 use chaff::methods::menu::{MenuMethod, MenuParams};
 use chaff::methods::pagelevel::{ApplyOptions, PageLevelMethod, PageModel, SmoothWeights};
@@ -408,8 +405,8 @@ pub struct PageMethodArgs {
     /// threshold moved to a point chosen on training data).
     #[arg(long, conflicts_with = "favor_recall")]
     pub favor_precision: bool,
-    /// Keep more: more of the content, more boilerplate with it (a lower threshold, and a
-    /// block kept whole when any of its text nodes is).
+    /// Keep more: more of the content, more boilerplate with it (text nodes the model
+    /// doubts kept when they join kept text: hysteresis down to a low threshold).
     #[arg(long)]
     pub favor_recall: bool,
     /// Decide per text node (default) or per block (a block's text nodes kept or dropped
@@ -460,23 +457,20 @@ impl PageMethodArgs {
                 vec!["pagelevel", "comments"]
             }
             Classifier::Content => {
-                registry.register(ContentMethod {
-                    model: Arc::new(ContentModel::load_or_builtin(
-                        self.content_model.as_deref(),
-                    )?),
-                    threshold: if self.favor_precision {
-                        Some(FAVOR_PRECISION_THRESHOLD)
-                    } else if self.favor_recall {
-                        Some(FAVOR_RECALL_THRESHOLD)
-                    } else {
-                        self.content_threshold.map(|t| t as f32)
-                    },
-                    decide: match self.content_decide {
-                        None if self.favor_recall => FAVOR_RECALL_DECIDE,
-                        None => Decide::Node,
-                        Some(d) => d.into(),
-                    },
-                });
+                let favor = if self.favor_precision {
+                    Some(Favor::Precision)
+                } else {
+                    self.favor_recall.then_some(Favor::Recall)
+                };
+                let model = ContentModel::load_or_builtin(self.content_model.as_deref())?;
+                let mut method = ContentMethod::favoring(Arc::new(model), favor);
+                if let Some(t) = self.content_threshold {
+                    method.threshold = Some(t as f32);
+                }
+                if let Some(d) = self.content_decide {
+                    method.decide = d.into();
+                }
+                registry.register(method);
                 vec!["content", "comments"]
             }
         };

@@ -568,18 +568,28 @@ fn favor_precision_and_recall_move_the_content_threshold() {
          <p>Share this story</p></article><footer>Contact us</footer></body></html>",
     )
     .unwrap();
-    let words = |extra: &[&str]| {
+    let text = |extra: &[&str]| {
         let mut args = vec!["extract", "--format", "text"];
         args.extend_from_slice(extra);
         args.push(path(&page));
         let o = run(&args);
         assert!(o.status.success(), "{}", stderr(&o));
-        stdout(&o).split_whitespace().count()
+        stdout(&o)
     };
+    let words = |extra: &[&str]| text(extra).split_whitespace().count();
     let default = words(&[]);
     assert!(default > 0);
     assert!(words(&["--favor-precision"]) <= default);
     assert!(words(&["--favor-recall"]) >= default);
+    // Favoring recall keeps what the default keeps (its threshold is the default's, the
+    // hysteresis only adds), line for line.
+    let recall = text(&["--favor-recall"]);
+    for line in text(&[]).lines() {
+        assert!(
+            recall.lines().any(|l| l == line),
+            "{line:?} not in {recall:?}"
+        );
+    }
     for bad in [
         vec!["--favor-precision", "--favor-recall"],
         vec!["--favor-recall", "--content-threshold", "0.3"],

@@ -78,7 +78,7 @@ pub mod units;
 
 pub use model::{
     ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
-    FAVOR_RECALL_THRESHOLD, labels,
+    FAVOR_RECALL_THRESHOLD, FAVOR_RECALL_WIDEN, Favor, Widen, labels,
 };
 pub use units::Units;
 

@@ -23,6 +23,7 @@ mod crawl_bench;
 mod dedup_bench;
 mod dedup_eval;
 mod eval;
+mod favor;
 mod forest_eval;
 mod language;
 mod menu;
@@ -73,6 +74,8 @@ enum Command {
     /// How `chaff extract --target-language` decides pages' languages, against whatlang on
     /// the whole extracted text.
     Language(language::LanguageArgs),
+    /// Extract held-out Dragnet training pages under content-model settings (the favor points).
+    Favor(favor::FavorArgs),
     /// Write the hostile inputs of the hardening benchmark into a folder.
     Adversarial(adversarial::AdversarialArgs),
 }
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Xpath(args) => xpath::run(args),
         Command::Dedup(args) => dedup_eval::run(args),
         Command::Language(args) => language::run(args),
+        Command::Favor(args) => favor::run(args),
         Command::Adversarial(args) => adversarial::run(args),
     };
     match result {
