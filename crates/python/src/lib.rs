@@ -18,10 +18,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use chaff::corpus::{CorpusError, Media, Page, WarcPages};
-use chaff::methods::content::{
-    ContentMethod, ContentModel, Decide, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_DECIDE,
-    FAVOR_RECALL_THRESHOLD,
-};
+use chaff::methods::content::{ContentMethod, ContentModel, Favor};
 use chaff::{Format, Learner, Registry, SiteChoice};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
@@ -466,10 +463,10 @@ impl PyProfile {
 /// Registers the content model's decision as `favor` asks for (`precision`, `recall`).
 fn registry_for(favor: Option<&str>) -> PyResult<Registry> {
     let mut registry = Registry::builtin().map_err(py_err)?;
-    let (threshold, decide) = match favor {
+    let favor = match favor {
         None | Some("balanced") => return Ok(registry),
-        Some("precision") => (FAVOR_PRECISION_THRESHOLD, Decide::Node),
-        Some("recall") => (FAVOR_RECALL_THRESHOLD, FAVOR_RECALL_DECIDE),
+        Some("precision") => Favor::Precision,
+        Some("recall") => Favor::Recall,
         Some(other) => {
             return Err(PyValueError::new_err(format!(
                 "favor must be \"precision\", \"recall\" or \"balanced\", not {other:?}"
@@ -479,11 +476,7 @@ fn registry_for(favor: Option<&str>) -> PyResult<Registry> {
     let model = ContentModel::load_or_builtin(None).map_err(|e| {
         MethodError::new_err(format!("content: the built-in model does not load: {e}"))
     })?;
-    registry.register(ContentMethod {
-        model: Arc::new(model),
-        threshold: Some(threshold),
-        decide,
-    });
+    registry.register(ContentMethod::favoring(Arc::new(model), Some(favor)));
     Ok(registry)
 }
 

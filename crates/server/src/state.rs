@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, RwLock};
 
 use chaff::corpus::{Page, Pages, PagesOptions};
-use chaff::methods::content::{ContentMethod, ContentModel, Decide};
+use chaff::methods::content::{ContentMethod, ContentModel};
 use chaff::{Extractor, Profile, ProfileStore, Registry};
 
 use crate::error::ApiError;
@@ -142,11 +142,9 @@ impl AppState {
                     "threshold {t} is not a number from 0 to 1"
                 )));
             }
-            registry.register(ContentMethod {
-                model: Arc::clone(&self.content_model),
-                threshold: Some(t as f32),
-                decide: Decide::Node,
-            });
+            let mut method = ContentMethod::favoring(Arc::clone(&self.content_model), None);
+            method.threshold = Some(t as f32);
+            registry.register(method);
         }
         let classifier = choice.classifier.as_deref().unwrap_or("content");
         if !matches!(classifier, "content" | "pagelevel") {
