@@ -8,6 +8,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use chaff_core::{DynMethod, Erased, Scope, Verdict};
 use chaff_corpus::{Media, Page};
@@ -29,6 +30,7 @@ pub struct ExtractorBuilder {
     page_methods: Option<Vec<String>>,
     fuser: Option<Arc<dyn Fuser>>,
     load: LoadOptions,
+    deadline: Option<Duration>,
 }
 
 impl ExtractorBuilder {
@@ -87,6 +89,17 @@ impl ExtractorBuilder {
     /// The parser's limits.
     pub fn parse_options(mut self, parse: ParseOptions) -> ExtractorBuilder {
         self.load.parse = parse;
+        self
+    }
+
+    /// The most time one page may take (default: no limit). A page still being worked on
+    /// when it has passed is stopped (the parser and the content model look at the clock in
+    /// their loops; every stage looks before it starts) and its result is
+    /// [`Error::Deadline`], naming the stage; [`Extractor::extract_all`] goes on with the
+    /// next page. [`Extractor::extract_loaded`] takes pages already parsed and has none.
+    /// `None` removes the limit.
+    pub fn deadline(mut self, limit: impl Into<Option<Duration>>) -> ExtractorBuilder {
+        self.deadline = limit.into();
         self
     }
 
@@ -163,6 +176,7 @@ impl ExtractorBuilder {
                     keep_source,
                     ..self.load
                 },
+                deadline: self.deadline,
                 warnings,
             }),
         })
@@ -193,7 +207,33 @@ struct Inner {
     page_methods: Vec<(Arc<dyn DynMethod>, Erased)>,
     fuser: Arc<dyn Fuser>,
     load: LoadOptions,
+    deadline: Option<Duration>,
     warnings: Vec<String>,
+}
+
+/// A page's deadline while it is being extracted.
+#[derive(Clone, Copy)]
+struct Clock {
+    until: Instant,
+    limit: Duration,
+}
+
+impl Clock {
+    /// `Err` naming `stage` when the deadline has passed.
+    fn check(&self, page: &str, stage: &str) -> Result<(), Error> {
+        if Instant::now() >= self.until {
+            return Err(self.error(page, stage));
+        }
+        Ok(())
+    }
+
+    fn error(&self, page: &str, stage: &str) -> Error {
+        Error::Deadline {
+            page: page.to_string(),
+            limit: self.limit,
+            stage: stage.to_string(),
+        }
+    }
 }
 
 impl Extractor {
@@ -230,18 +270,51 @@ impl Extractor {
             folder: None,
             media: Media::Html,
         };
-        let loaded = load_bytes(page, html, &self.inner.load)?;
-        Ok(self.extract_loaded(loaded))
+        let source = page.source.clone();
+        self.with_clock(&source, |opts| load_bytes(page, html, opts))
     }
 
     /// Extracts a page read by `chaff-corpus` (its charset, folder and media kept).
     pub fn extract_page(&self, page: Page) -> Result<Extraction, Error> {
-        let loaded = crate::load::load_page(page, &self.inner.load)?;
-        Ok(self.extract_loaded(loaded))
+        let source = page.source.clone();
+        self.with_clock(&source, |opts| crate::load::load_page(page, opts))
+    }
+
+    /// Loads a page with `load` and extracts it, within the deadline when there is one.
+    fn with_clock(
+        &self,
+        source: &str,
+        load: impl FnOnce(&LoadOptions) -> Result<LoadedPage, Error>,
+    ) -> Result<Extraction, Error> {
+        let Some(limit) = self.inner.deadline else {
+            return Ok(self.extract_loaded(load(&self.inner.load)?));
+        };
+        let clock = Clock {
+            until: Instant::now() + limit,
+            limit,
+        };
+        let _entered = chaff_core::deadline::enter(Some(clock.until));
+        let mut opts = self.inner.load.clone();
+        opts.parse.deadline = Some(clock.until);
+        let loaded = match load(&opts) {
+            Err(Error::Deadline { page, stage, .. }) => return Err(clock.error(&page, &stage)),
+            other => other?,
+        };
+        clock.check(source, "parse")?;
+        self.run(loaded, Some(&clock))
     }
 
     /// Extracts a page already parsed (with this extractor's [`Extractor::load_options`]).
     pub fn extract_loaded(&self, page: LoadedPage) -> Extraction {
+        match self.run(page, None) {
+            Ok(extraction) => extraction,
+            Err(_) => unreachable!("without a clock no stage stops"),
+        }
+    }
+
+    /// Applies the methods and the fuser, checking `clock` after each stage.
+    fn run(&self, page: LoadedPage, clock: Option<&Clock>) -> Result<Extraction, Error> {
+        let check = |stage: &str| clock.map_or(Ok(()), |c| c.check(&page.source, stage));
         let inner = &*self.inner;
         let profile = inner
             .every_page
@@ -256,6 +329,7 @@ impl Extractor {
                     Scope::Site,
                     m.evidence(compiled, &input),
                 ));
+                check(m.name())?;
             }
             for name in &p.missing {
                 let why = format!("the profile of {} has no {name} model", p.site);
@@ -285,12 +359,14 @@ impl Extractor {
                 v.informed_by = inputs;
             }
             page_verdicts.push(v);
+            check(m.name())?;
         }
         verdicts.extend(page_verdicts);
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);
+        check("fuse")?;
         let profile_site = profile.map(|p| p.site.clone());
-        Extraction::new(page, fused, verdicts, profile_site)
+        Ok(Extraction::new(page, fused, verdicts, profile_site))
     }
 }
 

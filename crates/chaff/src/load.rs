@@ -93,9 +93,17 @@ type Parsed = (Document, TextView, Option<String>, SiteKey);
 /// ([`chaff_dom::ParseOptions::strip_archive_inserts`], on by default): it is not part of the
 /// page.
 pub(crate) fn parse_parts(page: &Page, bytes: &[u8], opts: &LoadOptions) -> Result<Parsed, Error> {
-    let fail = |e: chaff_dom::DomError| Error::Page {
-        page: page.source.clone(),
-        message: e.to_string(),
+    let fail = |e: chaff_dom::DomError| match e {
+        // The extractor fills in its limit.
+        chaff_dom::DomError::Deadline => Error::Deadline {
+            page: page.source.clone(),
+            limit: std::time::Duration::ZERO,
+            stage: "parse".into(),
+        },
+        e => Error::Page {
+            page: page.source.clone(),
+            message: e.to_string(),
+        },
     };
     let html_page = page.media == Media::Html;
     let (doc, text) = if html_page && !opts.keep_source {

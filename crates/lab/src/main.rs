@@ -24,6 +24,7 @@ mod dedup_bench;
 mod dedup_eval;
 mod eval;
 mod forest_eval;
+mod fuzz_seeds;
 mod language;
 mod menu;
 mod menu_cmd;
@@ -75,6 +76,8 @@ enum Command {
     Language(language::LanguageArgs),
     /// Write the hostile inputs of the hardening benchmark into a folder.
     Adversarial(adversarial::AdversarialArgs),
+    /// Write the seed corpora of the fuzz targets (`fuzz/`) into a folder.
+    FuzzSeeds(fuzz_seeds::FuzzSeedsArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Dedup(args) => dedup_eval::run(args),
         Command::Language(args) => language::run(args),
         Command::Adversarial(args) => adversarial::run(args),
+        Command::FuzzSeeds(args) => fuzz_seeds::run(args),
     };
     match result {
         Ok(status) => status.into(),
