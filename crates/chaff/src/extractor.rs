@@ -86,7 +86,9 @@ impl ExtractorBuilder {
         self
     }
 
-    /// The parser's limits.
+    /// The parser's limits (default: chaff-dom's with the node budget for extraction, see
+    /// [`LoadOptions`]; options built from `ParseOptions::default()` have no node budget
+    /// unless they set one).
     pub fn parse_options(mut self, parse: ParseOptions) -> ExtractorBuilder {
         self.load.parse = parse;
         self

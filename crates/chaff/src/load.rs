@@ -49,8 +49,10 @@ impl LoadedPage {
     }
 }
 
-/// How pages are parsed.
-#[derive(Clone, Debug, Default)]
+/// How pages are parsed. The default parser options are chaff-dom's with the node budget
+/// for extraction ([`chaff_dom::NodeBudget::FOR_EXTRACTION`]), which keeps a page's memory
+/// within about 10 times its size.
+#[derive(Clone, Debug)]
 pub struct LoadOptions {
     /// Parser limits.
     pub parse: ParseOptions,
@@ -58,6 +60,19 @@ pub struct LoadOptions {
     pub keep_source: bool,
     /// Which evidence names the site.
     pub site_from: SiteFrom,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            parse: ParseOptions {
+                node_budget: chaff_dom::NodeBudget::FOR_EXTRACTION,
+                ..ParseOptions::default()
+            },
+            keep_source: false,
+            site_from: SiteFrom::default(),
+        }
+    }
 }
 
 /// Parses a corpus page.

@@ -1,6 +1,7 @@
-//! The extractor's deadline: a page past it is an error naming the stage it was stopped
-//! at, and a batch goes on with the next page. Triggered deterministically (a deadline of
-//! zero has passed before any stage ends), never by timing.
+//! The extractor's bounds. Its deadline: a page past it is an error naming the stage it was
+//! stopped at, and a batch goes on with the next page, triggered deterministically (a
+//! deadline of zero has passed before any stage ends), never by timing. Its node budget: a
+//! page of many tiny elements is refused on one line.
 
 use std::time::Duration;
 
@@ -85,4 +86,22 @@ fn a_batch_goes_on_after_a_late_page() {
             .text()
             .contains("harbour")
     );
+}
+
+#[test]
+fn a_page_of_tiny_elements_past_the_node_budget_is_one_line() {
+    let dense = "<i>x</i>".repeat(40_000); // 80,000 nodes in 320,000 bytes
+    let e = chaff::extract(dense.as_bytes(), Some("https://example.org/d")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "https://example.org/d: page has over 50000 nodes in 320000 bytes, past the node budget \
+         (at least 50000, else one per 48 bytes)"
+    );
+    // Lifted, the same page is extracted.
+    let opts = chaff::dom::ParseOptions {
+        node_budget: chaff::dom::NodeBudget::UNLIMITED,
+        ..chaff::dom::ParseOptions::default()
+    };
+    let ex = Extractor::builder().parse_options(opts).build().unwrap();
+    assert!(ex.extract(dense.as_bytes(), None).is_ok());
 }

@@ -96,8 +96,11 @@ pub struct ParseOptions {
 /// Memory per page grows with its nodes (each costs some hundred bytes across the tree, the
 /// text view and the features methods compute), so a page made of many tiny elements would
 /// cost many times its size; the budget keeps a page's memory within a fixed multiple of its
-/// size. The default refuses no page of up to `floor` nodes whatever its size (a few tens
-/// of MB at most), nor any larger page with at least `bytes_per_node` bytes per node.
+/// size. [`NodeBudget::FOR_EXTRACTION`] refuses no page of up to `floor` nodes whatever its
+/// size (about 25 MB of extraction at most), nor any larger page with at least
+/// `bytes_per_node` bytes per node. The default is [`NodeBudget::UNLIMITED`]: parsing alone
+/// describes any page it is given; the `chaff` facade's default load options and the `chaff`
+/// command use [`NodeBudget::FOR_EXTRACTION`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeBudget {
     /// Nodes allowed whatever the page's size.
@@ -113,6 +116,13 @@ impl NodeBudget {
         bytes_per_node: 0,
     };
 
+    /// The budget for pages that are to be extracted, from measurements: see
+    /// [`DEFAULT_NODE_FLOOR`] and [`DEFAULT_BYTES_PER_NODE`].
+    pub const FOR_EXTRACTION: NodeBudget = NodeBudget {
+        floor: DEFAULT_NODE_FLOOR,
+        bytes_per_node: DEFAULT_BYTES_PER_NODE,
+    };
+
     /// The most nodes a page of `len` bytes may have.
     pub fn limit(&self, len: usize) -> usize {
         match len.checked_div(self.bytes_per_node) {
@@ -124,17 +134,14 @@ impl NodeBudget {
 
 impl Default for NodeBudget {
     fn default() -> Self {
-        NodeBudget {
-            floor: DEFAULT_NODE_FLOOR,
-            bytes_per_node: DEFAULT_BYTES_PER_NODE,
-        }
+        NodeBudget::UNLIMITED
     }
 }
 
-/// [`NodeBudget::floor`] by default: past the most nodes of any of 2,878 real pages
+/// [`NodeBudget::floor`] of [`NodeBudget::FOR_EXTRACTION`]: past the most nodes of any of 2,878 real pages
 /// (wcxb-dev and Dragnet: 34,450 nodes), about 25 MB of extraction at the cost below.
 pub const DEFAULT_NODE_FLOOR: usize = 50_000;
-/// [`NodeBudget::bytes_per_node`] by default. Extraction with the built-in methods costs
+/// [`NodeBudget::bytes_per_node`] of [`NodeBudget::FOR_EXTRACTION`]. Extraction with the built-in methods costs
 /// about 480 bytes per node at its peak (the tree, the text view and the content model's
 /// per-node sums and feature rows; measured on pages of 3·10^5 to 2·10^6 nodes), so a page of
 /// at least 48 bytes per node stays within 10 times its size. Real pages have a median of
@@ -164,7 +171,7 @@ impl Default for ParseOptions {
             tokenizer: TokenizerKind::default(),
             strip_archive_inserts: true,
             deadline: None,
-            node_budget: NodeBudget::default(),
+            node_budget: NodeBudget::UNLIMITED,
         }
     }
 }
@@ -1738,11 +1745,22 @@ mod tests {
         };
         assert!(parse_str(&html, &unlimited).unwrap().len() > 2000);
         assert_eq!(NodeBudget::UNLIMITED.limit(usize::MAX), usize::MAX);
-        // The default budget: a page of at least 48 bytes per node passes whatever its size.
+        // The extraction budget: a page of at least 48 bytes per node passes whatever its
+        // size, a denser one only up to the floor; parsing alone has no budget.
+        let extraction = ParseOptions {
+            node_budget: NodeBudget::FOR_EXTRACTION,
+            ..ParseOptions::default()
+        };
         let p = "<p>Words enough to make a paragraph of some hundred bytes, fifty-five for each \
                  of its two nodes.</p>"
             .repeat(30_000);
-        assert!(parse_str(&p, &ParseOptions::default()).unwrap().len() > 50_000);
+        assert!(parse_str(&p, &extraction).unwrap().len() > 50_000);
+        let dense = "<i>x</i>".repeat(30_000);
+        assert!(matches!(
+            parse_str(&dense, &extraction),
+            Err(DomError::TooManyNodes { limit: 50_000, .. })
+        ));
+        assert!(parse_str(&dense, &ParseOptions::default()).is_ok());
     }
 
     #[test]
