@@ -372,7 +372,7 @@ impl TokenSink for DepthGuard<'_> {
         if let Some(deadline) = self.deadline {
             let n = self.tokens.get().wrapping_add(1);
             self.tokens.set(n);
-            if n % DEADLINE_EVERY == 0 && Instant::now() >= deadline {
+            if n.is_multiple_of(DEADLINE_EVERY) && Instant::now() >= deadline {
                 self.stopped.set(Some(Stopped::Deadline));
                 return TokenSinkResult::Continue;
             }

@@ -349,6 +349,9 @@ fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {
     })
 }
 
+/// Which nodes get rows, given every node's area and words ([`PageFeatures::compute_where`]).
+pub type Wanted<'a> = dyn Fn(&[f64], &[u32]) -> Option<Vec<bool>> + 'a;
+
 impl PageFeatures {
     /// Computes the features of every element under `<body>` (the whole document when there
     /// is no body) that holds visible text or media.
@@ -369,7 +372,7 @@ impl PageFeatures {
         view: &TextView,
         url: Option<&str>,
         geometry: Option<&dyn Geometry>,
-        wanted: &dyn Fn(&[f64], &[u32]) -> Option<Vec<bool>>,
+        wanted: &Wanted<'_>,
     ) -> PageFeatures {
         let n = doc.len();
         let stop = stop_list(view);
