@@ -24,6 +24,16 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// A page was still being worked on when the extractor's deadline passed.
+    #[error("{page}: page took longer than {limit:?}: stopped at {stage}")]
+    Deadline {
+        /// The page's provenance.
+        page: String,
+        /// The deadline.
+        limit: std::time::Duration,
+        /// The stage it was stopped at (`parse`, a method's name, `fuse`).
+        stage: String,
+    },
     /// A method could not learn or compile a model.
     #[error("{method}{}: {message}", site.as_ref().map(|s| format!(" on {s}")).unwrap_or_default())]
     Method {

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use chaff_core::{DynMethod, Erased, Scope, Verdict};
 use chaff_corpus::{Media, Page};
@@ -31,6 +32,7 @@ pub struct ExtractorBuilder {
     load: LoadOptions,
     include_comments: bool,
     front_matter: bool,
+    deadline: Option<Duration>,
 }
 
 impl ExtractorBuilder {
@@ -102,9 +104,22 @@ impl ExtractorBuilder {
         self
     }
 
-    /// The parser's limits.
+    /// The parser's limits (default: chaff-dom's with the node budget for extraction, see
+    /// [`LoadOptions`]; options built from `ParseOptions::default()` have no node budget
+    /// unless they set one).
     pub fn parse_options(mut self, parse: ParseOptions) -> ExtractorBuilder {
         self.load.parse = parse;
+        self
+    }
+
+    /// The most time one page may take (default: no limit). A page still being worked on
+    /// when it has passed is stopped (the parser and the content model look at the clock in
+    /// their loops; every stage looks before it starts) and its result is
+    /// [`Error::Deadline`], naming the stage; [`Extractor::extract_all`] goes on with the
+    /// next page. [`Extractor::extract_loaded`] takes pages already parsed and has none.
+    /// `None` removes the limit.
+    pub fn deadline(mut self, limit: impl Into<Option<Duration>>) -> ExtractorBuilder {
+        self.deadline = limit.into();
         self
     }
 
@@ -184,6 +199,7 @@ impl ExtractorBuilder {
                     keep_source,
                     ..self.load
                 },
+                deadline: self.deadline,
                 warnings,
                 include_comments: self.include_comments,
                 front_matter: self.front_matter,
@@ -216,9 +232,35 @@ struct Inner {
     page_methods: Vec<(Arc<dyn DynMethod>, Erased)>,
     fuser: Arc<dyn Fuser>,
     load: LoadOptions,
+    deadline: Option<Duration>,
     warnings: Vec<String>,
     include_comments: bool,
     front_matter: bool,
+}
+
+/// A page's deadline while it is being extracted.
+#[derive(Clone, Copy)]
+struct Clock {
+    until: Instant,
+    limit: Duration,
+}
+
+impl Clock {
+    /// `Err` naming `stage` when the deadline has passed.
+    fn check(&self, page: &str, stage: &str) -> Result<(), Error> {
+        if Instant::now() >= self.until {
+            return Err(self.error(page, stage));
+        }
+        Ok(())
+    }
+
+    fn error(&self, page: &str, stage: &str) -> Error {
+        Error::Deadline {
+            page: page.to_string(),
+            limit: self.limit,
+            stage: stage.to_string(),
+        }
+    }
 }
 
 impl Extractor {
@@ -255,18 +297,51 @@ impl Extractor {
             folder: None,
             media: Media::Html,
         };
-        let loaded = load_bytes(page, html, &self.inner.load)?;
-        Ok(self.extract_loaded(loaded))
+        let source = page.source.clone();
+        self.with_clock(&source, |opts| load_bytes(page, html, opts))
     }
 
     /// Extracts a page read by `chaff-corpus` (its charset, folder and media kept).
     pub fn extract_page(&self, page: Page) -> Result<Extraction, Error> {
-        let loaded = crate::load::load_page(page, &self.inner.load)?;
-        Ok(self.extract_loaded(loaded))
+        let source = page.source.clone();
+        self.with_clock(&source, |opts| crate::load::load_page(page, opts))
+    }
+
+    /// Loads a page with `load` and extracts it, within the deadline when there is one.
+    fn with_clock(
+        &self,
+        source: &str,
+        load: impl FnOnce(&LoadOptions) -> Result<LoadedPage, Error>,
+    ) -> Result<Extraction, Error> {
+        let Some(limit) = self.inner.deadline else {
+            return Ok(self.extract_loaded(load(&self.inner.load)?));
+        };
+        let clock = Clock {
+            until: Instant::now() + limit,
+            limit,
+        };
+        let _entered = chaff_core::deadline::enter(Some(clock.until));
+        let mut opts = self.inner.load.clone();
+        opts.parse.deadline = Some(clock.until);
+        let loaded = match load(&opts) {
+            Err(Error::Deadline { page, stage, .. }) => return Err(clock.error(&page, &stage)),
+            other => other?,
+        };
+        clock.check(source, "parse")?;
+        self.run(loaded, Some(&clock))
     }
 
     /// Extracts a page already parsed (with this extractor's [`Extractor::load_options`]).
     pub fn extract_loaded(&self, page: LoadedPage) -> Extraction {
+        match self.run(page, None) {
+            Ok(extraction) => extraction,
+            Err(_) => unreachable!("without a clock no stage stops"),
+        }
+    }
+
+    /// Applies the methods and the fuser, checking `clock` after each stage.
+    fn run(&self, page: LoadedPage, clock: Option<&Clock>) -> Result<Extraction, Error> {
+        let check = |stage: &str| clock.map_or(Ok(()), |c| c.check(&page.source, stage));
         let inner = &*self.inner;
         let profile = inner
             .every_page
@@ -281,6 +356,7 @@ impl Extractor {
                     Scope::Site,
                     m.evidence(compiled, &input),
                 ));
+                check(m.name())?;
             }
             for name in &p.missing {
                 let why = format!("the profile of {} has no {name} model", p.site);
@@ -310,19 +386,21 @@ impl Extractor {
                 v.informed_by = inputs;
             }
             page_verdicts.push(v);
+            check(m.name())?;
         }
         verdicts.extend(page_verdicts);
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
         let fused = inner.fuser.fuse(&input, &votes);
+        check("fuse")?;
         let profile_site = profile.map(|p| p.site.clone());
-        Extraction::new(
+        Ok(Extraction::new(
             page,
             fused,
             verdicts,
             profile_site,
             inner.include_comments,
             inner.front_matter,
-        )
+        ))
     }
 }
 

@@ -67,6 +67,12 @@ pub fn detect(text: &str, declared: Option<&str>) -> Option<Language> {
     }
 }
 
+/// [`canonical`], or a one-line reason when `code` is not a language code.
+pub fn parse_code(code: &str) -> Result<String, String> {
+    canonical(code)
+        .ok_or_else(|| format!("'{code}' is not a language code (ISO 639-1 or 639-3: de, deu)"))
+}
+
 /// A language code as this module gives them: `de-AT`, `DE`, `deu` → `de`; `None` for
 /// what is not a code.
 pub fn canonical(code: &str) -> Option<String> {

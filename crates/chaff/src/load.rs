@@ -49,8 +49,10 @@ impl LoadedPage {
     }
 }
 
-/// How pages are parsed.
-#[derive(Clone, Debug, Default)]
+/// How pages are parsed. The default parser options are chaff-dom's with the node budget
+/// for extraction ([`chaff_dom::NodeBudget::FOR_EXTRACTION`]), which keeps a page's memory
+/// within about 10 times its size.
+#[derive(Clone, Debug)]
 pub struct LoadOptions {
     /// Parser limits.
     pub parse: ParseOptions,
@@ -58,6 +60,19 @@ pub struct LoadOptions {
     pub keep_source: bool,
     /// Which evidence names the site.
     pub site_from: SiteFrom,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            parse: ParseOptions {
+                node_budget: chaff_dom::NodeBudget::FOR_EXTRACTION,
+                ..ParseOptions::default()
+            },
+            keep_source: false,
+            site_from: SiteFrom::default(),
+        }
+    }
 }
 
 /// Parses a corpus page.
@@ -93,9 +108,17 @@ type Parsed = (Document, TextView, Option<String>, SiteKey);
 /// ([`chaff_dom::ParseOptions::strip_archive_inserts`], on by default): it is not part of the
 /// page.
 pub(crate) fn parse_parts(page: &Page, bytes: &[u8], opts: &LoadOptions) -> Result<Parsed, Error> {
-    let fail = |e: chaff_dom::DomError| Error::Page {
-        page: page.source.clone(),
-        message: e.to_string(),
+    let fail = |e: chaff_dom::DomError| match e {
+        // The extractor fills in its limit.
+        chaff_dom::DomError::Deadline => Error::Deadline {
+            page: page.source.clone(),
+            limit: std::time::Duration::ZERO,
+            stage: "parse".into(),
+        },
+        e => Error::Page {
+            page: page.source.clone(),
+            message: e.to_string(),
+        },
     };
     let html_page = page.media == Media::Html;
     let (doc, text) = if html_page && !opts.keep_source {

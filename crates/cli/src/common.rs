@@ -71,6 +71,7 @@ impl InputArgs {
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
             max_bytes: self.max_page_size,
+            node_budget: chaff::dom::NodeBudget::FOR_EXTRACTION,
             ..ParseOptions::default()
         }
     }

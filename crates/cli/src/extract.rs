@@ -49,8 +49,12 @@ pub struct ExtractArgs {
     output: Option<PathBuf>,
     /// Keep only pages whose main text is in this language (ISO 639-1 or 639-3 code: `de`,
     /// `deu`), identified from the extracted text, else as the page declares it.
-    #[arg(long, value_name = "LANG", value_parser = parse_language)]
+    #[arg(long, value_name = "LANG", value_parser = chaff::language::parse_code)]
     target_language: Option<String>,
+    /// Stop a page still being worked on after this long (`2s`, `500ms`): it is reported on
+    /// one line, like an unreadable page, and the run goes on.
+    #[arg(long, value_name = "TIME", value_parser = chaff_crawl::parse_duration)]
+    deadline: Option<std::time::Duration>,
     /// With -o: go on with a run that was cut short, skipping the pages it wrote (the
     /// folder's journal names them).
     #[arg(long, requires = "output")]
@@ -82,7 +86,8 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         .include_comments(args.page_methods.comments)
         .front_matter(args.front_matter)
         .parse_options(args.input.parse_options())
-        .site_from(args.input.site_from.into());
+        .site_from(args.input.site_from.into())
+        .deadline(args.deadline);
     if !args.methods.method.is_empty() {
         builder = builder.site_methods(args.methods.method.iter().cloned());
     }
@@ -245,10 +250,4 @@ impl Sink {
         let record = || e.record_with(format, labels);
         Ok(dest.page(page, format.extension(), alone, content, record)?)
     }
-}
-
-/// A language code for --target-language.
-fn parse_language(code: &str) -> Result<String, String> {
-    chaff::language::canonical(code)
-        .ok_or_else(|| format!("'{code}' is not a language code (ISO 639-1 or 639-3: de, deu)"))
 }

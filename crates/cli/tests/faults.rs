@@ -222,3 +222,48 @@ fn hostile_inputs_end_cleanly() {
         }
     }
 }
+
+/// `--deadline`: a page past it is one line naming the stage, with the exit status of any
+/// other page that cannot be extracted; the next page of the run is still extracted.
+#[test]
+fn a_page_past_its_deadline_is_one_line_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page = tmp.path().join("page.html");
+    std::fs::write(
+        &page,
+        "<html><body><p>Words of a page, enough of them.</p></body></html>",
+    )
+    .unwrap();
+    let junk = tmp.path().join("junk.html");
+    std::fs::write(&junk, [0u8, 159, 146, 150, 0, 1, 2, 3].repeat(64)).unwrap();
+    let run = |extra: &[&str], inputs: &[&Path]| {
+        chaff()
+            .args(["extract", "-q"])
+            .args(extra)
+            .args(inputs)
+            .output()
+            .unwrap()
+    };
+    let late = run(&["--deadline", "0"], &[&page]);
+    let err = String::from_utf8_lossy(&late.stderr);
+    assert!(
+        err.contains("page.html: page took longer than 0ns: stopped at parse"),
+        "{err}"
+    );
+    assert!(err.lines().all(|l| l.starts_with("chaff: ")), "{err}");
+    let unreadable = run(&[], &[&junk]);
+    assert_eq!(late.status.code(), unreadable.status.code());
+    // With room to work, the same page is extracted; a late page among others is reported
+    // and the others written.
+    let ok = run(&["--deadline", "60s"], &[&page]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("Words of a page"));
+    let mixed = run(&["--deadline", "60s"], &[&junk, &page]);
+    assert_eq!(mixed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&mixed.stdout).contains("Words of a page"));
+}

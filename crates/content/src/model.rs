@@ -209,12 +209,17 @@ impl ContentModel {
     /// ([`site::rows`]; `None`: no site evidence).
     pub fn predict_with_site(&self, units: &Units, site_rows: Option<&[f32]>) -> Vec<f32> {
         let mut row = Vec::with_capacity(self.width() + context::COUNT);
-        let p1: Vec<f32> = (0..units.len())
-            .map(|k| {
-                self.row_into(units, site_rows, k, &mut row);
-                self.gbdt.predict(&row)
-            })
-            .collect();
+        // Past the page's deadline (chaff_core::deadline) the rest is not worth computing:
+        // the caller throws the page's result away.
+        let stopped = |k: usize| k % 256 == 255 && chaff_core::deadline::passed();
+        let mut p1 = Vec::with_capacity(units.len());
+        for k in 0..units.len() {
+            if stopped(k) {
+                return vec![0.0; units.len()];
+            }
+            self.row_into(units, site_rows, k, &mut row);
+            p1.push(self.gbdt.predict(&row));
+        }
         let Some(stage2) = &self.stage2 else {
             return p1;
         };
@@ -223,13 +228,16 @@ impl ContentModel {
         });
         let mut ctx = Vec::with_capacity(units.len() * context::COUNT);
         context::rows(units, &p1, &types, &mut ctx);
-        (0..units.len())
-            .map(|k| {
-                self.row_into(units, site_rows, k, &mut row);
-                row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
-                stage2.predict(&row)
-            })
-            .collect()
+        let mut p2 = Vec::with_capacity(units.len());
+        for k in 0..units.len() {
+            if stopped(k) {
+                return vec![0.0; units.len()];
+            }
+            self.row_into(units, site_rows, k, &mut row);
+            row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
+            p2.push(stage2.predict(&row));
+        }
+        p2
     }
 
     /// Scores a page: its units and each unit's probability of being content.

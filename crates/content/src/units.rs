@@ -152,17 +152,44 @@ impl Units {
 
     /// Computes the units of a page and their rows.
     pub fn compute(doc: &Document, view: &TextView, url: Option<&str>) -> Units {
-        let f = PageFeatures::compute(doc, view, url, None);
+        Self::compute_with(doc, view, url, true)
+    }
+
+    /// As [`Units::compute`]; `sparse`: page-level rows only for the nodes the units read
+    /// (each unit and its closest two ancestors that hold text or media) instead of every
+    /// node that holds text or media. The units' rows are the same either way.
+    fn compute_with(doc: &Document, view: &TextView, url: Option<&str>, sparse: bool) -> Units {
+        let unit_nodes = |words: &[u32]| {
+            view.segments()
+                .iter()
+                .map(|s| s.node)
+                .filter(|id| words.get(id.index()).is_some_and(|w| *w > 0))
+                .collect::<Vec<NodeId>>()
+        };
+        let wanted = |area: &[f64], words: &[u32]| {
+            sparse.then(|| {
+                let mut want = vec![false; doc.len()];
+                for id in unit_nodes(words) {
+                    want[id.index()] = true;
+                    let mut up = doc.parent(id);
+                    for _ in 0..ANCESTORS {
+                        while let Some(a) = up.filter(|a| area[a.index()] <= 0.0) {
+                            up = doc.parent(a);
+                        }
+                        let Some(a) = up else { break };
+                        want[a.index()] = true;
+                        up = doc.parent(a);
+                    }
+                }
+                want
+            })
+        };
+        let f = PageFeatures::compute_where(doc, view, url, None, &wanted);
         let mut row_of = vec![NONE; doc.len()];
         for (k, id) in f.nodes.iter().enumerate() {
             row_of[id.index()] = k as u32;
         }
-        let nodes: Vec<NodeId> = view
-            .segments()
-            .iter()
-            .map(|s| s.node)
-            .filter(|id| f.words.get(id.index()).is_some_and(|w| *w > 0))
-            .collect();
+        let nodes = unit_nodes(&f.words);
         let words: Vec<u32> = nodes.iter().map(|id| f.words[id.index()]).collect();
         let max_words = words.iter().copied().max().unwrap_or(1).max(1) as f32;
         let count = nodes.len();
@@ -195,5 +222,28 @@ impl Units {
             links,
             place,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows only where the units read them give every unit the same row as rows for all.
+    #[test]
+    fn sparse_rows_are_the_rows_of_all() {
+        let html = "<html><head><title>A title here</title></head><body><div><div><section>\
+            <article><h1>Head line</h1><p>First <b>bold</b> words of a paragraph.</p><div>\
+            <div><ul><li><a href=/x>link</a></li><li>item <i>two</i></li></ul></div></div>\
+            </article></section><footer><p>(c) someone</p><img src=a.png></footer></div>\
+            </div><table><tr><td>1.5</td><td><span>cell</span></td></tr></table></body></html>";
+        let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+        let view = TextView::new(&doc);
+        let dense = Units::compute_with(&doc, &view, Some("https://example.org/"), false);
+        let sparse = Units::compute_with(&doc, &view, Some("https://example.org/"), true);
+        assert!(dense.len() >= 8);
+        assert_eq!(dense.nodes, sparse.nodes);
+        assert_eq!(dense.rows(), sparse.rows());
+        assert!(sparse.features.len() < dense.features.len());
     }
 }

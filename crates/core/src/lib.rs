@@ -9,6 +9,7 @@
 //! What it must not know: any particular method, profiles, file formats, fusion or
 //! rendering. Methods depend on this crate; this crate depends only on the DOM.
 
+pub mod deadline;
 pub mod evidence;
 pub mod method;
 

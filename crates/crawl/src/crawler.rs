@@ -747,14 +747,8 @@ impl Crawler {
         let state = match &result {
             Ok(f) if (200..300).contains(&f.status) => {
                 let body = fetch::decoded_body(f, 1 << 20).unwrap_or_default();
-                let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    texting_robots::Robot::new(ROBOTS_AGENT, &body)
-                }));
-                match parsed {
-                    Ok(Ok(robot)) => RobotsState::Ready(Some(Box::new(robot))),
-                    // Unparsable rules allow everything, as a missing robots.txt does.
-                    Ok(Err(_)) | Err(_) => RobotsState::Ready(None),
-                }
+                // Unparsable rules allow everything, as a missing robots.txt does.
+                RobotsState::Ready(crate::sources::parse_robots(&body).map(Box::new))
             }
             Ok(f) if (400..500).contains(&f.status) => RobotsState::Ready(None),
             Ok(_) | Err(_) => RobotsState::DisallowAll,

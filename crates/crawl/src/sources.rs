@@ -17,6 +17,17 @@ use crate::urls::normalize;
 /// A sitemap's decoded size cap: the protocol allows 50 MB uncompressed.
 const MAX_SITEMAP_BYTES: u64 = 50 << 20;
 
+/// Parses a robots.txt for chaff's agent ([`crate::ROBOTS_AGENT`]). `None` when the rules
+/// cannot be parsed (or the parser panics on them): the crawler then treats the site as
+/// having no robots.txt.
+pub fn parse_robots(body: &[u8]) -> Option<texting_robots::Robot> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        texting_robots::Robot::new(crate::ROBOTS_AGENT, body)
+    }))
+    .ok()?
+    .ok()
+}
+
 /// What a sitemap lists.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Sitemap {

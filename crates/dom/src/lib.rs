@@ -34,7 +34,10 @@ pub mod xpath;
 pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
 pub use error::DomError;
-pub use parse::{ParseOptions, TokenizerKind, parse, parse_str, parse_with};
+pub use parse::{
+    DEFAULT_BYTES_PER_NODE, DEFAULT_NODE_FLOOR, NodeBudget, ParseOptions, TokenizerKind, parse,
+    parse_str, parse_with,
+};
 pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
 pub use text::{Segment, TextView};
 pub use xpath::{XPath, XPathError};

@@ -36,6 +36,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
+use std::time::Instant;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
@@ -79,7 +80,74 @@ pub struct ParseOptions {
     /// pieces). No node's span starts or ends inside an insert; spans of the elements around
     /// one cover it. [`Document::archive_inserts`] lists the byte ranges taken out.
     pub strip_archive_inserts: bool,
+    /// When set, building the tree stops once this instant has passed (checked every few
+    /// thousand tokens) and the parse fails with [`DomError::Deadline`]: a caller with a time
+    /// budget per page need not wait for a huge page's whole tree.
+    pub deadline: Option<Instant>,
+    /// The most nodes a page may have for its size; a page with more is refused with
+    /// [`DomError::TooManyNodes`] as soon as its tree passes the limit (so the refusal
+    /// itself costs no more than the limit).
+    pub node_budget: NodeBudget,
 }
+
+/// How many nodes a page of a given size may have: at least `floor`, or one per
+/// `bytes_per_node` bytes of the page, whichever is more (`bytes_per_node == 0`: no limit).
+///
+/// Memory per page grows with its nodes (each costs some hundred bytes across the tree, the
+/// text view and the features methods compute), so a page made of many tiny elements would
+/// cost many times its size; the budget keeps a page's memory within a fixed multiple of its
+/// size. [`NodeBudget::FOR_EXTRACTION`] refuses no page of up to `floor` nodes whatever its
+/// size (about 25 MB of extraction at most), nor any larger page with at least
+/// `bytes_per_node` bytes per node. The default is [`NodeBudget::UNLIMITED`]: parsing alone
+/// describes any page it is given; the `chaff` facade's default load options and the `chaff`
+/// command use [`NodeBudget::FOR_EXTRACTION`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeBudget {
+    /// Nodes allowed whatever the page's size.
+    pub floor: usize,
+    /// Bytes of page per node allowed beyond the floor; 0 lifts the limit.
+    pub bytes_per_node: usize,
+}
+
+impl NodeBudget {
+    /// No limit.
+    pub const UNLIMITED: NodeBudget = NodeBudget {
+        floor: usize::MAX,
+        bytes_per_node: 0,
+    };
+
+    /// The budget for pages that are to be extracted, from measurements: see
+    /// [`DEFAULT_NODE_FLOOR`] and [`DEFAULT_BYTES_PER_NODE`].
+    pub const FOR_EXTRACTION: NodeBudget = NodeBudget {
+        floor: DEFAULT_NODE_FLOOR,
+        bytes_per_node: DEFAULT_BYTES_PER_NODE,
+    };
+
+    /// The most nodes a page of `len` bytes may have.
+    pub fn limit(&self, len: usize) -> usize {
+        match len.checked_div(self.bytes_per_node) {
+            Some(n) => n.max(self.floor),
+            None => usize::MAX,
+        }
+    }
+}
+
+impl Default for NodeBudget {
+    fn default() -> Self {
+        NodeBudget::UNLIMITED
+    }
+}
+
+/// [`NodeBudget::floor`] of [`NodeBudget::FOR_EXTRACTION`]: past the most nodes of any of 2,878 real pages
+/// (wcxb-dev and Dragnet: 34,450 nodes), about 25 MB of extraction at the cost below.
+pub const DEFAULT_NODE_FLOOR: usize = 50_000;
+/// [`NodeBudget::bytes_per_node`] of [`NodeBudget::FOR_EXTRACTION`]. Extraction with the built-in methods costs
+/// about 480 bytes per node at its peak (the tree, the text view and the content model's
+/// per-node sums and feature rows; measured on pages of 3·10^5 to 2·10^6 nodes), so a page of
+/// at least 48 bytes per node stays within 10 times its size. Real pages have a median of
+/// 46 bytes per node and 5% have fewer than 30 (wcxb-dev and Dragnet); none of them has
+/// enough nodes to reach past the floor.
+pub const DEFAULT_BYTES_PER_NODE: usize = 48;
 
 /// The tokenizer choice of [`ParseOptions::tokenizer`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,6 +170,8 @@ impl Default for ParseOptions {
             reject_binary: true,
             tokenizer: TokenizerKind::default(),
             strip_archive_inserts: true,
+            deadline: None,
+            node_budget: NodeBudget::UNLIMITED,
         }
     }
 }
@@ -125,7 +195,7 @@ pub fn parse_with(bytes: &[u8], opts: &ParseOptions) -> Result<Document, DomErro
     let decoded = encoding::decode(bytes, opts.transport_charset.as_deref());
     // Spans index the input itself when the decoder handed it through unchanged.
     let as_is = matches!(&decoded.text, Cow::Borrowed(t) if t.as_ptr() == bytes.as_ptr());
-    Ok(build(decoded, bytes.len(), as_is, opts))
+    build(decoded, bytes.len(), as_is, opts)
 }
 
 /// Parses a string that is already decoded (for example a JSON Lines `html` field).
@@ -142,7 +212,7 @@ pub fn parse_str(html: &str, opts: &ParseOptions) -> Result<Document, DomError> 
         source: encoding::EncodingSource::Transport,
         had_errors: false,
     };
-    Ok(build(decoded, html.len(), true, opts))
+    build(decoded, html.len(), true, opts)
 }
 
 fn build(
@@ -150,7 +220,7 @@ fn build(
     source_len: usize,
     spans_are_source_bytes: bool,
     opts: &ParseOptions,
-) -> Document {
+) -> Result<Document, DomError> {
     let max_depth = opts.max_depth.max(1);
     // A BOM is removed by the decoder; html5ever also drops one more U+FEFF at the very start.
     let text = decoded
@@ -186,10 +256,24 @@ fn build(
         ),
         dropped: RefCell::new(Vec::new()),
         limit: max_depth,
+        deadline: opts.deadline,
+        tokens: Cell::new(0),
+        max_nodes: opts.node_budget.limit(source_len),
+        stopped: Cell::new(None),
+    };
+    let stopped = |why: Option<Stopped>| match why {
+        None => Ok(()),
+        Some(Stopped::Deadline) => Err(DomError::Deadline),
+        Some(Stopped::Nodes) => Err(DomError::TooManyNodes {
+            len: source_len,
+            limit: opts.node_budget.limit(source_len),
+            budget: opts.node_budget,
+        }),
     };
     let arena = match opts.tokenizer {
         TokenizerKind::Fast => {
             crate::tokenize::tokenize(text, &guard);
+            stopped(guard.stopped.get())?;
             guard.tree_builder.sink
         }
         TokenizerKind::Html5ever => {
@@ -209,6 +293,7 @@ fn build(
             // encoding.
             while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
             tokenizer.end();
+            stopped(tokenizer.sink.stopped.get())?;
             tokenizer.sink.tree_builder.sink
         }
     };
@@ -225,7 +310,7 @@ fn build(
     doc.encoding_source = decoded.source;
     doc.had_decode_errors = decoded.had_errors;
     doc.source_len = source_len;
-    doc
+    Ok(doc)
 }
 
 const NONE: u32 = u32::MAX;
@@ -242,7 +327,26 @@ struct DepthGuard<'a> {
     /// Names of dropped start tags and how many of each still await their end tag.
     dropped: RefCell<Vec<(LocalName, u32)>>,
     limit: u32,
+    /// [`ParseOptions::deadline`]; once it has passed, `stopped` is set and every further
+    /// token is dropped (the tokenizer's own scan is cheap; the tree is the cost).
+    deadline: Option<Instant>,
+    tokens: Cell<u32>,
+    /// The most nodes the tree may get ([`NodeBudget::limit`]); past it, as past the
+    /// deadline, every further token is dropped.
+    max_nodes: usize,
+    /// Why the tree was stopped, if it was.
+    stopped: Cell<Option<Stopped>>,
 }
+
+/// Why [`DepthGuard`] stopped building the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stopped {
+    Deadline,
+    Nodes,
+}
+
+/// Tokens between two looks at the clock.
+const DEADLINE_EVERY: u32 = 4096;
 
 impl SpanSink for DepthGuard<'_> {
     #[inline(always)]
@@ -258,6 +362,21 @@ impl TokenSink for DepthGuard<'_> {
     type Handle = u32;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<u32> {
+        if self.stopped.get().is_some() {
+            return TokenSinkResult::Continue;
+        }
+        if self.tree_builder.sink.nodes.borrow().len() > self.max_nodes {
+            self.stopped.set(Some(Stopped::Nodes));
+            return TokenSinkResult::Continue;
+        }
+        if let Some(deadline) = self.deadline {
+            let n = self.tokens.get().wrapping_add(1);
+            self.tokens.set(n);
+            if n.is_multiple_of(DEADLINE_EVERY) && Instant::now() >= deadline {
+                self.stopped.set(Some(Stopped::Deadline));
+                return TokenSinkResult::Continue;
+            }
+        }
         if let TagToken(tag) = &token {
             if tag.kind == StartTag
                 && self.tree_builder.sink.insertion_depth.get() >= self.limit
@@ -1573,6 +1692,75 @@ mod tests {
         let t = doc.find_tag("template").unwrap();
         let p = doc.first_child(t).unwrap();
         assert!(doc.is_tag(p, "p"));
+    }
+
+    /// A deadline that has passed stops the tree at the first look at the clock (every
+    /// 4096 tokens), with either tokenizer; a page of fewer tokens is parsed whole.
+    #[test]
+    fn a_passed_deadline_stops_the_parse() {
+        let big = "<p>a <b>b</b></p>".repeat(4096);
+        for tokenizer in [TokenizerKind::Fast, TokenizerKind::Html5ever] {
+            let opts = ParseOptions {
+                deadline: Some(Instant::now()),
+                tokenizer,
+                ..ParseOptions::default()
+            };
+            assert!(matches!(parse_str(&big, &opts), Err(DomError::Deadline)));
+            assert!(parse_str("<p>small</p>", &opts).is_ok());
+            let later = ParseOptions {
+                deadline: Some(Instant::now() + std::time::Duration::from_secs(3600)),
+                ..opts
+            };
+            assert_eq!(
+                parse_str(&big, &later).unwrap().len(),
+                parse_str(&big, &ParseOptions::default()).unwrap().len()
+            );
+        }
+    }
+
+    /// A page with more nodes than its budget is refused, naming the budget; the floor
+    /// and a lifted limit let it through.
+    #[test]
+    fn the_node_budget_refuses_pages_of_tiny_elements() {
+        let html = "<i>x</i>".repeat(1000); // 8 bytes per element and its text
+        let budget = NodeBudget {
+            floor: 100,
+            bytes_per_node: 16,
+        };
+        assert_eq!(budget.limit(html.len()), 500);
+        assert_eq!(budget.limit(10), 100);
+        let opts = ParseOptions {
+            node_budget: budget,
+            ..ParseOptions::default()
+        };
+        let e = parse_str(&html, &opts).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "page has over 500 nodes in 8000 bytes, past the node budget (at least 100, else one per 16 bytes)"
+        );
+        assert!(parse_str(&"<i>x</i>".repeat(40), &opts).is_ok());
+        let unlimited = ParseOptions {
+            node_budget: NodeBudget::UNLIMITED,
+            ..ParseOptions::default()
+        };
+        assert!(parse_str(&html, &unlimited).unwrap().len() > 2000);
+        assert_eq!(NodeBudget::UNLIMITED.limit(usize::MAX), usize::MAX);
+        // The extraction budget: a page of at least 48 bytes per node passes whatever its
+        // size, a denser one only up to the floor; parsing alone has no budget.
+        let extraction = ParseOptions {
+            node_budget: NodeBudget::FOR_EXTRACTION,
+            ..ParseOptions::default()
+        };
+        let p = "<p>Words enough to make a paragraph of some hundred bytes, fifty-five for each \
+                 of its two nodes.</p>"
+            .repeat(30_000);
+        assert!(parse_str(&p, &extraction).unwrap().len() > 50_000);
+        let dense = "<i>x</i>".repeat(30_000);
+        assert!(matches!(
+            parse_str(&dense, &extraction),
+            Err(DomError::TooManyNodes { limit: 50_000, .. })
+        ));
+        assert!(parse_str(&dense, &ParseOptions::default()).is_ok());
     }
 
     #[test]

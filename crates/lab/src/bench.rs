@@ -52,6 +52,9 @@ enum What {
     /// What site learning costs on one core: a site's pages extracted page by page, against
     /// the same pages learned (the default site methods) and extracted with the profile.
     Site(SiteBench),
+    /// The hostile inputs of the hardening issue through the shipping `chaff extract`, one
+    /// child process each: time and peak memory against the bounds, with a verdict.
+    Adversarial(crate::adversarial::AdversarialBench),
 }
 
 #[derive(Args)]
@@ -147,6 +150,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Pagelevel(b) => crate::pagelevel::bench(b),
         What::Site(b) => site(b),
         What::Dedup(b) => crate::dedup_bench::bench(b),
+        What::Adversarial(b) => crate::adversarial::bench(b),
     }
 }
 

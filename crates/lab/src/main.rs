@@ -25,6 +25,7 @@ mod dedup_eval;
 mod eval;
 mod favor;
 mod forest_eval;
+mod fuzz_seeds;
 mod language;
 mod menu;
 mod menu_cmd;
@@ -78,6 +79,8 @@ enum Command {
     Favor(favor::FavorArgs),
     /// Write the hostile inputs of the hardening benchmark into a folder.
     Adversarial(adversarial::AdversarialArgs),
+    /// Write the seed corpora of the fuzz targets (`fuzz/`) into a folder.
+    FuzzSeeds(fuzz_seeds::FuzzSeedsArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::Language(args) => language::run(args),
         Command::Favor(args) => favor::run(args),
         Command::Adversarial(args) => adversarial::run(args),
+        Command::FuzzSeeds(args) => fuzz_seeds::run(args),
     };
     match result {
         Ok(status) => status.into(),

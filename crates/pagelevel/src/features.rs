@@ -349,6 +349,9 @@ fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {
     })
 }
 
+/// Which nodes get rows, given every node's area and words ([`PageFeatures::compute_where`]).
+pub type Wanted<'a> = dyn Fn(&[f64], &[u32]) -> Option<Vec<bool>> + 'a;
+
 impl PageFeatures {
     /// Computes the features of every element under `<body>` (the whole document when there
     /// is no body) that holds visible text or media.
@@ -357,6 +360,19 @@ impl PageFeatures {
         view: &TextView,
         url: Option<&str>,
         geometry: Option<&dyn Geometry>,
+    ) -> PageFeatures {
+        Self::compute_where(doc, view, url, geometry, &|_, _| None)
+    }
+
+    /// As [`PageFeatures::compute`], with rows only for the nodes `wanted` marks (by node
+    /// id) given every node's area and words (`None`: every node that holds text or media).
+    /// Rows take 74 floats each: a caller that reads a few nodes' rows need not hold all.
+    pub fn compute_where(
+        doc: &Document,
+        view: &TextView,
+        url: Option<&str>,
+        geometry: Option<&dyn Geometry>,
+        wanted: &Wanted<'_>,
     ) -> PageFeatures {
         let n = doc.len();
         let stop = stop_list(view);
@@ -573,10 +589,14 @@ impl PageFeatures {
         let page_rect = geometry.map(|g| g.page());
         let mut nodes = Vec::new();
         let mut rows = Vec::new();
+        let wanted = wanted(&area, &words);
         for raw in scope.0..end.0 {
             let id = NodeId(raw);
             let kind = doc.kind(id);
             if !matches!(kind, NodeKind::Element | NodeKind::Text) || area[id.index()] <= 0.0 {
+                continue;
+            }
+            if wanted.as_ref().is_some_and(|w| !w[id.index()]) {
                 continue;
             }
             let i = id.index();
