@@ -2,7 +2,7 @@
 //! front matter for Markdown, `<head>` elements for HTML. Only fields the page gives are
 //! written; nothing is guessed.
 
-use chaff_dom::serialize::escape_text;
+use chaff_dom::serialize::{escape_attr, escape_text};
 use chaff_meta::Metadata;
 
 /// YAML front matter (`---` lines around `key: value` pairs) for Markdown: the headline,
@@ -130,19 +130,6 @@ fn tag(out: &mut String, name: &str, key: &str, value: &str, attr: &str, v: &str
     out.push_str("\">");
 }
 
-/// Escapes an attribute value for a double-quoted attribute.
-pub(crate) fn escape_attr(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-}
-
 /// WCXB's name for a page type.
 pub(crate) fn page_type_name(t: chaff_meta::PageType) -> &'static str {
     use chaff_meta::PageType::*;
@@ -164,7 +151,7 @@ mod tests {
     fn meta() -> Metadata {
         Metadata {
             title: Some("Rain \"all\" day".into()),
-            authors: vec!["Ann Lee".into(), "Bo <Ng>".into()],
+            authors: vec!["Ann Lee".into(), "Bo \"Ng\" & co".into()],
             published: Some("2024-05-01T09:00:00+02:00".into()),
             language: Some("en-GB".into()),
             tags: vec!["weather".into()],
@@ -177,7 +164,7 @@ mod tests {
     fn front_matter_holds_only_what_the_page_states() {
         assert_eq!(
             front_matter(&meta(), Some("https://a.example/x"), Some("a.example")),
-            "---\ntitle: \"Rain \\\"all\\\" day\"\nauthors:\n  - \"Ann Lee\"\n  - \"Bo <Ng>\"\n\
+            "---\ntitle: \"Rain \\\"all\\\" day\"\nauthors:\n  - \"Ann Lee\"\n  - \"Bo \\\"Ng\\\" & co\"\n\
              published: \"2024-05-01T09:00:00+02:00\"\nurl: \"https://a.example/x\"\n\
              site: \"a.example\"\nlanguage: \"en-GB\"\npage_type: \"article\"\n\
              tags:\n  - \"weather\"\n---\n\n"
@@ -196,7 +183,7 @@ mod tests {
             out,
             "<head><meta charset=\"utf-8\"><title>Rain \"all\" day</title>\
              <meta name=\"author\" content=\"Ann Lee\">\
-             <meta name=\"author\" content=\"Bo &lt;Ng&gt;\">\
+             <meta name=\"author\" content=\"Bo &quot;Ng&quot; &amp; co\">\
              <meta name=\"date\" content=\"2024-05-01T09:00:00+02:00\">\
              <meta name=\"page-type\" content=\"article\">\
              <meta name=\"keywords\" content=\"weather\"></head>"

@@ -222,7 +222,7 @@ pub fn html_with(
     let mut out = String::from("<!DOCTYPE html>\n<html");
     if let Some(lang) = metadata.and_then(|m| m.language.as_deref()) {
         out.push_str(" lang=\"");
-        head::escape_attr(lang, &mut out);
+        chaff_dom::serialize::escape_attr(lang, &mut out);
         out.push('"');
     }
     out.push('>');
