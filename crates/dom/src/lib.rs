@@ -40,4 +40,4 @@ pub use parse::{
 };
 pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
 pub use text::{Segment, TextView};
-pub use xpath::{XPath, XPathError};
+pub use xpath::{XPath, XPathBudgetError, XPathError, work_budget};

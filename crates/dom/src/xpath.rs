@@ -128,7 +128,8 @@ impl XPath {
 
     /// The nodes the expression selects from the document root, in document order without
     /// duplicates. Attributes are reported as their owning elements. An expression that gives
-    /// a string, number or boolean selects nothing.
+    /// a string, number or boolean selects nothing, and so does one whose evaluation goes over
+    /// its work budget ([`XPath::try_select`] tells that case apart).
     pub fn select(&self, doc: &Document) -> Vec<NodeId> {
         self.select_from(doc, NodeId::ROOT)
     }
@@ -136,40 +137,93 @@ impl XPath {
     /// Like [`XPath::select`] with `context` as the context node (relative paths start
     /// there; absolute ones still start at the root).
     pub fn select_from(&self, doc: &Document, context: NodeId) -> Vec<NodeId> {
+        self.try_select_from(doc, context).unwrap_or_default()
+    }
+
+    /// [`XPath::select`], or an error when the evaluation went over its work budget
+    /// ([`work_budget`]): an expression from an untrusted profile cannot take time beyond
+    /// linear in the document.
+    pub fn try_select(&self, doc: &Document) -> Result<Vec<NodeId>, XPathBudgetError> {
+        self.try_select_from(doc, NodeId::ROOT)
+    }
+
+    /// [`XPath::select_from`], or an error when the evaluation went over its work budget.
+    pub fn try_select_from(
+        &self,
+        doc: &Document,
+        context: NodeId,
+    ) -> Result<Vec<NodeId>, XPathBudgetError> {
         if context.index() >= doc.len() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        match self.eval(doc, context) {
+        Ok(match self.eval(doc, context)? {
             Value::Nodes(ns) => {
                 let mut out: Vec<NodeId> = ns.into_iter().map(|n| NodeId(n.id)).collect();
                 out.dedup();
                 out
             }
             _ => Vec::new(),
-        }
+        })
     }
 
     /// The string-values of the selected nodes, in document order (one per attribute, text
     /// node or element), so `//a/@href` and `//p/text()` give what they name. An expression
-    /// that gives a string, number or boolean yields that one value as a string.
+    /// that gives a string, number or boolean yields that one value as a string; one whose
+    /// evaluation goes over its work budget yields nothing ([`XPath::try_select_values`]).
     pub fn select_values(&self, doc: &Document) -> Vec<String> {
-        match self.eval(doc, NodeId::ROOT) {
-            Value::Nodes(ns) => ns.into_iter().map(|n| string_value(doc, n)).collect(),
-            v => vec![to_string(doc, &v)],
-        }
+        self.try_select_values(doc).unwrap_or_default()
     }
 
-    fn eval(&self, doc: &Document, context: NodeId) -> Value {
-        let ev = Eval { doc };
-        ev.eval(
+    /// [`XPath::select_values`], or an error when the evaluation went over its work budget.
+    pub fn try_select_values(&self, doc: &Document) -> Result<Vec<String>, XPathBudgetError> {
+        Ok(match self.eval(doc, NodeId::ROOT)? {
+            Value::Nodes(ns) => ns.into_iter().map(|n| string_value(doc, n)).collect(),
+            v => vec![to_string(doc, &v)],
+        })
+    }
+
+    fn eval(&self, doc: &Document, context: NodeId) -> Result<Value, XPathBudgetError> {
+        let limit = work_budget(doc.len());
+        let ev = Eval {
+            doc,
+            work: std::cell::Cell::new(0),
+            limit,
+        };
+        let v = ev.eval(
             &self.expr,
             Ctx {
                 node: XNode::node(context.0),
                 pos: 1,
                 size: 1,
             },
-        )
+        );
+        if ev.over() {
+            return Err(XPathBudgetError {
+                expr: shorten(&self.source),
+                limit,
+            });
+        }
+        Ok(v)
     }
+}
+
+/// The most work an evaluation may do on a document of `nodes` nodes, in node visits (and
+/// string bytes / 64): linear in the document, and generous for real expressions, which visit
+/// each node a few times per step. Predicates holding paths over the whole document (`//*[.
+/// = //*]`) multiply the work by the document's size per level; such an expression stops here
+/// instead of running for hours.
+pub fn work_budget(nodes: usize) -> u64 {
+    1_000_000 + 256 * nodes as u64
+}
+
+/// An evaluation that went over its work budget ([`work_budget`]).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("the XPath {expr} went over its evaluation budget of {limit} node visits")]
+pub struct XPathBudgetError {
+    /// The expression, shortened.
+    pub expr: String,
+    /// The budget it went over.
+    pub limit: u64,
 }
 
 impl FromStr for XPath {
@@ -1411,9 +1465,24 @@ impl Atom<'_> {
 
 struct Eval<'d> {
     doc: &'d Document,
+    /// Work done so far (node visits and string bytes / 64), and the most allowed.
+    work: std::cell::Cell<u64>,
+    limit: u64,
 }
 
 impl Eval<'_> {
+    /// Counts `n` units of work; false once the budget is spent (results from then on are
+    /// meaningless, and the caller reports the overrun).
+    fn charge(&self, n: usize) -> bool {
+        let w = self.work.get().saturating_add(n as u64);
+        self.work.set(w);
+        w <= self.limit
+    }
+
+    fn over(&self) -> bool {
+        self.work.get() > self.limit
+    }
+
     fn eval(&self, e: &Expr, ctx: Ctx) -> Value {
         let doc = self.doc;
         match e {
@@ -1486,6 +1555,10 @@ impl Eval<'_> {
             (Value::Nodes(x), Value::Nodes(y)) => {
                 let xs: Vec<String> = x.iter().map(|&n| string_value(doc, n)).collect();
                 let ys: Vec<String> = y.iter().map(|&n| string_value(doc, n)).collect();
+                let bytes: usize = xs.iter().chain(&ys).map(String::len).sum();
+                if !self.charge(x.len() + y.len() + bytes / 64) {
+                    return false;
+                }
                 match op {
                     CmpOp::Eq => {
                         let set: HashSet<&str> = ys.iter().map(String::as_str).collect();
@@ -1648,6 +1721,9 @@ impl Eval<'_> {
         let size = nodes.len();
         let mut out = Vec::new();
         for (i, &node) in nodes.iter().enumerate() {
+            if !self.charge(1) {
+                return Vec::new();
+            }
             let ctx = Ctx {
                 node,
                 pos: i + 1,
@@ -1668,7 +1744,7 @@ impl Eval<'_> {
     /// sorted without duplicates.
     fn steps(&self, mut cur: Vec<XNode>, steps: &[Step]) -> Vec<XNode> {
         for step in steps {
-            if cur.is_empty() {
+            if cur.is_empty() || !self.charge(cur.len()) {
                 break;
             }
             let mut out = Vec::new();
@@ -1689,6 +1765,9 @@ impl Eval<'_> {
             }
             out.sort_unstable();
             out.dedup();
+            if !self.charge(out.len()) {
+                return Vec::new();
+            }
             cur = out;
         }
         cur

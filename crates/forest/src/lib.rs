@@ -126,7 +126,10 @@ impl Method for ForestMethod {
     }
 
     fn evidence(&self, compiled: &CompiledForest, page: &PageInput<'_>) -> Verdict {
-        let selected = compiled.select(page.doc);
+        let selected = match compiled.try_select(page.doc) {
+            Ok(selected) => selected,
+            Err(e) => return Verdict::Abstain(e.to_string()),
+        };
         if selected.is_empty() {
             return Verdict::Abstain("the wrapper matches nothing on this page".into());
         }

@@ -132,13 +132,20 @@ impl ForestModel {
 }
 
 impl CompiledForest {
-    /// The elements holding the main content, in document order.
+    /// The elements holding the main content, in document order (none when the wrapper's
+    /// evaluation goes over its work budget: [`CompiledForest::try_select`] tells).
     pub fn select(&self, doc: &Document) -> Vec<NodeId> {
-        let mut found = self.xpath.select(doc);
+        self.try_select(doc).unwrap_or_default()
+    }
+
+    /// [`CompiledForest::select`], or the error of a wrapper whose evaluation went over its
+    /// work budget (a hostile expression in a profile; see [`chaff_dom::work_budget`]).
+    pub fn try_select(&self, doc: &Document) -> Result<Vec<NodeId>, chaff_dom::XPathBudgetError> {
+        let mut found = self.xpath.try_select(doc)?;
         if found.is_empty()
             && let Some(relaxed) = &self.relaxed
         {
-            found = relaxed.select(doc);
+            found = relaxed.try_select(doc)?;
         }
         found.retain(|&n| doc.is_element(n));
         if found.len() > 1 && !self.dfs.is_empty() {
@@ -151,7 +158,7 @@ impl CompiledForest {
                 found.retain(at_seen);
             }
         }
-        found
+        Ok(found)
     }
 }
 
