@@ -51,21 +51,14 @@ stop() {
   rm -rf "$work"
 }
 trap stop EXIT
+# shellcheck source=serve/start.sh
+. "$root/.ci/serve/start.sh"
 
 # A server on a free loopback port, with a profiles folder /v1/learn may write to; its
 # address is the line it prints first.
 start() {
   mkdir -p "$work/profiles"
-  "$bin" serve --listen 127.0.0.1:0 --profiles "$work/profiles" "$@" 2>"$work/server.log" &
-  server=$!
-  for _ in $(seq 1 100); do
-    url=$(sed -n 's|^chaff: serving on \(http://[0-9.:]*\)/$|\1|p' "$work/server.log")
-    [ -n "$url" ] && return 0
-    sleep 0.1
-  done
-  cat "$work/server.log" >&2
-  echo "serve: the server did not start" >&2
-  exit 1
+  start_server serve --profiles "$work/profiles" "$@"
 }
 
 start

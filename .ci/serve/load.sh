@@ -18,6 +18,8 @@ bin=$PWD/target/release/chaff
 work=$(mktemp -d)
 server=
 trap '[ -n "$server" ] && kill -TERM $server 2>/dev/null; rm -rf "$work"' EXIT
+# shellcheck source=start.sh
+. .ci/serve/start.sh
 mkdir "$work/pages"
 for f in "$pages"/*.html.gz; do
   n=$(basename "$f" .gz)
@@ -48,15 +50,7 @@ printf 'load: chaff extract: %.1f pages/s, %.1f pages per CPU second (%d pages, 
   "$best" "$best_cpu" $((10 * count))
 
 serve() {
-  "$bin" serve --listen 127.0.0.1:0 "$@" 2>"$work/server.log" &
-  server=$!
-  for _ in $(seq 1 100); do
-    url=$(sed -n 's|^chaff: serving on \(http://[0-9.:]*\)/$|\1|p' "$work/server.log")
-    [ -n "$url" ] && return 0
-    sleep 0.1
-  done
-  echo "load: the server did not start" >&2
-  exit 1
+  start_server load "$@"
 }
 stop() { kill -TERM "$server"; wait "$server"; server=; }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$server/status"; }
