@@ -7,12 +7,12 @@
 fold's pages are extracted by a content model trained without that fold
 (`chaff-lab train-content --holdout K/5`, under nice; about 8 CPU minutes each) through
 `chaff-lab favor` (the facade's Extractor, as `chaff extract --content-model` runs it) at node
-thresholds 0.1 ... 0.75, with the block-max decision at 0.1 ... 0.6, and with hysteresis
+thresholds 0.1 ... 0.9, with the block-max decision at 0.1 ... 0.6, and with hysteresis
 (`KIND:HIGH:LOW`: a run of text nodes at or above LOW, consecutive in document order, kept
 when it holds one at or above HIGH) for HIGH 0.3, 0.4, 0.5 and LOW 0.02 ... 0.25 under both
 decisions; the folds read are scored together by ../shared/tools/score.py (4-gram shingles).
 The rule: favor-precision is the lowest node threshold that raises precision by 0.035 over
-the default (node:0.4); favor-recall the setting of highest recall whose F1 stays within 0.02
+the default (node:0.4) with F1 within 0.02 of the default's (none: say so); favor-recall the setting of highest recall whose F1 stays within 0.02
 of the default's. Then the shipping flags themselves (`chaff extract --content-model FOLD`,
 default, --favor-precision, --favor-recall) on the same pages. No test page is read.
 
@@ -33,7 +33,9 @@ from site_eval import datasets, score  # noqa: E402
 import run_anchors  # noqa: E402
 
 LAB = os.environ.get("CHAFF_LAB", str(site_eval.REPO / "target" / "release" / "chaff-lab"))
-THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75]
+THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85,
+              0.9]
+NICE = os.environ.get("FAVOR_NICE", "19")
 LOWS = [0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25]
 
 
@@ -64,10 +66,10 @@ def choose(keep, folds):
         for k in folds:
             model = models / f"fold{k}.json"
             if not model.exists():
-                subprocess.run(["nice", "-n", "19", LAB, "train-content", "--holdout", f"{k}/5",
+                subprocess.run(["nice", "-n", NICE, LAB, "train-content", "--holdout", f"{k}/5",
                                 "-o", str(model)], check=True, stderr=subprocess.DEVNULL)
             out = Path(tmp) / f"fold{k}.jsonl"
-            subprocess.run(["nice", "-n", "19", LAB, "favor", "--model", str(model), "--holdout",
+            subprocess.run(["nice", "-n", NICE, LAB, "favor", "--model", str(model), "--holdout",
                             f"{k}/5", "--setting", ",".join(names), "-o", str(out)], check=True, env=env)
             for row in map(json.loads, filter(None, out.read_text(encoding="utf-8").split("\n"))):
                 texts[row["setting"]][row["id"]] = row["text"]
@@ -81,7 +83,9 @@ def choose(keep, folds):
     for name, s in scores.items():
         line(name, s)
     base = scores["node:0.4"]
-    precise = next(n for n in names if n.startswith("node") and scores[n]["p"] >= base["p"] + 0.035)
+    precise = next((n for n in names if n.startswith("node") and n.count(":") == 1
+                    and scores[n]["p"] >= base["p"] + 0.035 and scores[n]["f1"] >= base["f1"] - 0.02),
+                   None)
     recall = max((n for n in names if scores[n]["f1"] >= base["f1"] - 0.02), key=lambda n: scores[n]["r"])
     print(f"favor-precision: {precise}; favor-recall: {recall}")
     print("the shipping flags on the same held-out pages (chaff extract --content-model FOLD):")
