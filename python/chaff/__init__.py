@@ -64,13 +64,12 @@ Page = Union[Html, Tuple[Html, Optional[str]]]
 #: The site methods learned when none are named (those the content model weighs).
 DEFAULT_SITE_METHODS: List[str] = list(_chaff.DEFAULT_SITE_METHODS)
 
-#: The output formats chaff writes, by trafilatura's names (``text`` and ``md`` are accepted too).
-OUTPUT_FORMATS = ("txt", "markdown", "html", "json")
+#: The output formats chaff writes, by trafilatura's names (``text``, ``md`` and ``tei`` are
+#: accepted too). ``xml`` and ``xmltei`` use trafilatura's element names.
+OUTPUT_FORMATS = ("txt", "markdown", "html", "json", "xml", "xmltei")
 
 #: trafilatura's formats chaff does not write, with what to use instead.
 _UNSUPPORTED_FORMATS = {
-    "xml": "chaff writes no XML; use output_format='html' or 'json'",
-    "xmltei": "chaff writes no XML-TEI; use output_format='html' or 'json'",
     "csv": "chaff writes no CSV; use bare_extraction() and the csv module",
     "python": "use bare_extraction() for a dict",
 }
@@ -79,7 +78,7 @@ _UNSUPPORTED_FORMATS = {
 def _check_format(output_format: str) -> str:
     if output_format in _UNSUPPORTED_FORMATS:
         raise ValueError(f"output_format={output_format!r}: {_UNSUPPORTED_FORMATS[output_format]}")
-    if output_format not in ("txt", "text", "markdown", "md", "html", "json"):
+    if output_format not in OUTPUT_FORMATS + ("text", "md", "tei"):
         raise ValueError(
             f"output_format={output_format!r} is not one chaff writes ({', '.join(OUTPUT_FORMATS)})"
         )

@@ -28,7 +28,20 @@ def test_formats_follow_trafilatura_names(article):
     assert chaff.extract(article, output_format="text") == chaff.extract(article)
 
 
-@pytest.mark.parametrize("fmt", ["xml", "xmltei", "csv", "yaml"])
+def test_xml_and_tei_use_trafilaturas_names(article):
+    import xml.etree.ElementTree as ET
+
+    doc = ET.fromstring(chaff.extract(article, url="https://news.example.org/bridge",
+                                      output_format="xml"))
+    assert doc.tag == "doc" and doc.get("hostname") == "news.example.org"
+    assert doc.find("main/head") is not None and doc.find("main/p") is not None
+    tei = ET.fromstring(chaff.extract(article, output_format="xmltei"))
+    ns = "{http://www.tei-c.org/ns/1.0}"
+    assert tei.tag == ns + "TEI"
+    assert tei.find(f"{ns}text/{ns}body/{ns}div[@type='entry']/{ns}p") is not None
+
+
+@pytest.mark.parametrize("fmt", ["csv", "yaml", "python"])
 def test_formats_chaff_does_not_write_are_refused(article, fmt):
     with pytest.raises(ValueError, match=fmt):
         chaff.extract(article, output_format=fmt)

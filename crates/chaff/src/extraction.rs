@@ -269,7 +269,7 @@ impl Extraction {
     fn meta(&self, format: Format) -> PageMeta<'_> {
         let prints_metadata = match format {
             Format::Markdown => self.front_matter,
-            Format::Html => true,
+            Format::Html | Format::Xml | Format::Tei => true,
             Format::Text | Format::Json => false,
         };
         PageMeta {
@@ -278,6 +278,7 @@ impl Extraction {
             site: Some(&self.site),
             metadata: prints_metadata.then(|| self.metadata()),
             front_matter: self.front_matter,
+            comments: self.comments.as_deref(),
         }
     }
 
@@ -436,12 +437,7 @@ impl Extraction {
     }
 }
 
-/// The name of a format in records (`text`, `markdown`, `html`, `json`).
+/// The name of a format in records (`text`, `markdown`, `html`, `json`, `xml`, `tei`).
 pub fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Text => "text",
-        Format::Markdown => "markdown",
-        Format::Html => "html",
-        Format::Json => "json",
-    }
+    format.name()
 }

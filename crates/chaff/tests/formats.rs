@@ -1,5 +1,7 @@
 //! Every output format of one page whose markup states its metadata, as a user gets it:
-//! Markdown with front matter, HTML with its `<head>`, the JSON record with its fields.
+//! Markdown with front matter, HTML with its `<head>`, the JSON record with its fields, and
+//! trafilatura's XML and TEI (metadata as `<doc>` attributes or in the `teiHeader`, the
+//! comments in their own element).
 
 use chaff::{Extractor, Format};
 
@@ -33,6 +35,8 @@ fn every_format_with_its_metadata() {
     insta::assert_snapshot!("text", page.render(Format::Text));
     insta::assert_snapshot!("markdown", page.render(Format::Markdown));
     insta::assert_snapshot!("html", page.render(Format::Html));
+    insta::assert_snapshot!("xml", page.render(Format::Xml));
+    insta::assert_snapshot!("tei", page.render(Format::Tei));
     let record = page.record(Format::Json);
     insta::assert_snapshot!("record", serde_json::to_string_pretty(&record).unwrap());
 }

@@ -10,7 +10,7 @@ use chaff::{Extractor, Format, Profile};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
-use chaff_cli::flags::{FormatArg, MethodArgs, PageMethodArgs};
+use chaff_cli::flags::{self, MethodArgs, PageMethodArgs};
 
 /// Pages extracted in parallel per batch ([`Extractor::extract_all`]).
 const BATCH: usize = 64;
@@ -40,9 +40,9 @@ pub struct ExtractArgs {
     methods: MethodArgs,
     #[command(flatten)]
     page_methods: PageMethodArgs,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: FormatArg,
+    /// Output format (xml and tei: trafilatura's element names).
+    #[arg(long, short, default_value = "text", value_parser = flags::format_parser())]
+    format: Format,
     /// Write one file per page into this folder instead of stdout (JSON Lines when there are
     /// several pages).
     #[arg(short, long, value_name = "DIR")]
@@ -139,7 +139,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         None => args.dedup.then(|| chaff_dedup::Seen::new(config)),
     };
     let mut sink = Sink {
-        format: args.format.into(),
+        format: args.format,
         labels: args.labels,
         language: args.target_language.clone(),
         dedup,

@@ -15,18 +15,11 @@ use chaff::methods::suffix::{SuffixConfig, SuffixMethod, TokenizerSpec, View, mu
 use chaff::{Format, Registry};
 use clap::{Args, ValueEnum};
 
-value_enum! {
-    /// An output format on the command line.
-    pub enum FormatArg => Format {
-        /// Plain text.
-        Text,
-        /// Markdown.
-        Markdown,
-        /// HTML.
-        Html,
-        /// JSON: the page's record (with per-node labels with --labels).
-        Json,
-    }
+/// The `--format` values: every format the library writes, by its name.
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    let names = Format::ALL.map(Format::name);
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Format>())
 }
 
 /// How to apply the page-level model.

@@ -354,3 +354,26 @@ fn near_duplicates_within_and_across_runs() {
     assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
     assert!(err(&o).contains("seen.idx"));
 }
+
+/// `-f xml` and `-f tei` are trafilatura's XML and TEI; an unknown format names the ones
+/// there are.
+#[test]
+fn xml_and_tei_as_trafilatura_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lighthouse.html");
+    std::fs::write(&file, page("Lighthouse to shine again")).unwrap();
+    let path = file.to_str().unwrap();
+    let xml = out(&run(&["extract", "-f", "xml", path]));
+    assert!(
+        xml.starts_with("<doc title=\"Lighthouse to shine again\""),
+        "{xml}"
+    );
+    assert!(xml.contains("<head rend=\"h1\">Lighthouse to shine again</head>\n<p>The harbour"));
+    assert!(!xml.contains("About us") && xml.ends_with("</main>\n</doc>\n"));
+    let tei = out(&run(&["extract", "-f", "tei", path]));
+    assert!(tei.starts_with("<TEI xmlns=\"http://www.tei-c.org/ns/1.0\">\n<teiHeader>"));
+    assert!(tei.contains("<div type=\"entry\">\n<head rend=\"h1\">"));
+    let o = run(&["extract", "-f", "yaml", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("[possible values: text, markdown, html, json, xml, tei]"));
+}

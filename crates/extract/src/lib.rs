@@ -2,8 +2,8 @@
 //!
 //! What it is for: given a parsed page, its visible-text view and the [`Labels`] some method
 //! produced, render what remains once template nodes (and the sub-node ranges a string
-//! method cut) are removed: plain [`text`], [`markdown`], cleaned [`html`] or a [`json`]
-//! record with the per-node labels.
+//! method cut) are removed: plain [`text`], [`markdown`], cleaned [`html`], a [`json`]
+//! record with the per-node labels, or trafilatura's [`xml`] and [`tei`].
 //!
 //! What it must not know: how labels were made (any method's, or several combined), where
 //! pages come from or where output goes.
@@ -14,6 +14,7 @@
 
 mod head;
 mod markdown;
+mod xml;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -26,6 +27,7 @@ use serde::Serialize;
 
 pub use head::{front_matter, html_head};
 pub use markdown::markdown;
+pub use xml::{tei, xml};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +40,36 @@ pub enum Format {
     Html,
     /// A JSON object with the text and the per-node labels.
     Json,
+    /// trafilatura's XML (`<doc>` with the metadata as attributes, `<main>`, `<comments>`).
+    Xml,
+    /// TEI P5 as trafilatura writes it (`teiHeader`, `<div type="entry">`).
+    Tei,
 }
 
 impl Format {
+    /// Every format, in the order front ends list them.
+    pub const ALL: [Format; 6] = [
+        Format::Text,
+        Format::Markdown,
+        Format::Html,
+        Format::Json,
+        Format::Xml,
+        Format::Tei,
+    ];
+
+    /// The format's name, as records and front ends spell it (`text`, `markdown`, `html`,
+    /// `json`, `xml`, `tei`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Xml => "xml",
+            Format::Tei => "tei",
+        }
+    }
+
     /// The usual file extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -48,7 +77,38 @@ impl Format {
             Format::Markdown => "md",
             Format::Html => "html",
             Format::Json => "json",
+            Format::Xml | Format::Tei => "xml",
         }
+    }
+}
+
+/// A format name that is not one of [`Format::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl std::fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        write!(
+            f,
+            "unknown output format {:?} (one of {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl std::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Parses a [`Format::name`].
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
     }
 }
 
@@ -66,6 +126,9 @@ pub struct PageMeta<'a> {
     pub metadata: Option<&'a chaff_meta::Metadata>,
     /// Whether Markdown starts with YAML front matter holding [`PageMeta::metadata`].
     pub front_matter: bool,
+    /// The readers' comments kept apart from the main text, for the formats that give them
+    /// a place of their own (XML's `<comments>`, TEI's `<div type="comments">`).
+    pub comments: Option<&'a str>,
 }
 
 /// Renders a page in `format`.
@@ -84,6 +147,8 @@ pub fn render(
         },
         Format::Html => html_with(doc, view, labels, meta.metadata),
         Format::Json => json(doc, view, labels, meta).to_string(),
+        Format::Xml => xml(doc, view, labels, meta),
+        Format::Tei => tei(doc, view, labels, meta),
     }
 }
 
@@ -385,6 +450,18 @@ mod tests {
                 .any(|n| n["tag"] == "nav" && n["role"] == "menu")
         );
         insta::assert_json_snapshot!(v);
+    }
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+        let err = "txt".parse::<Format>().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown output format \"txt\" (one of text, markdown, html, json, xml, tei)"
+        );
     }
 
     #[test]

@@ -524,7 +524,7 @@ impl Writer {
 /// says so with its role, it holds another table, or it has fewer than two rows or two
 /// columns. Rows of nested tables are not counted; the scan stops at the first nested
 /// table, so every node is scanned by one table at most.
-fn is_data_table(doc: &Document, table: NodeId) -> bool {
+pub(crate) fn is_data_table(doc: &Document, table: NodeId) -> bool {
     if let Some(role) = doc.attr(table, "role")
         && matches!(role.trim(), "presentation" | "none")
     {
@@ -555,7 +555,7 @@ fn is_data_table(doc: &Document, table: NodeId) -> bool {
 
 /// The language a code block declares: a `language-*`, `lang-*` or `highlight-*` class on
 /// the `<pre>` or on the `<code>` that opens it.
-fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
+pub(crate) fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
     let end = doc.subtree_end(pre).0;
     let first_code = (pre.0 + 1..end.min(pre.0 + 3))
         .map(NodeId)

@@ -192,16 +192,18 @@ fn extract_described(
     })
 }
 
-/// The output format named as trafilatura names them (`txt`, `markdown`, `html`, `json`)
-/// or as chaff does (`text`).
+/// The output format named as trafilatura names them (`txt`, `markdown`, `html`, `json`,
+/// `xml`, `xmltei`) or as chaff does (`text`, `tei`).
 fn format_of(name: &str) -> PyResult<Format> {
     match name {
         "txt" | "text" => Ok(Format::Text),
         "markdown" | "md" => Ok(Format::Markdown),
         "html" => Ok(Format::Html),
         "json" => Ok(Format::Json),
+        "xml" => Ok(Format::Xml),
+        "xmltei" | "tei" => Ok(Format::Tei),
         other => Err(PyValueError::new_err(format!(
-            "output format {other:?} is not one chaff writes (txt, markdown, html, json)"
+            "output format {other:?} is not one chaff writes (txt, markdown, html, json, xml, xmltei)"
         ))),
     }
 }

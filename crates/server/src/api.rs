@@ -129,6 +129,10 @@ pub enum FormatName {
     Html,
     /// The record with the text as plain text.
     Json,
+    /// trafilatura's XML.
+    Xml,
+    /// TEI, as trafilatura writes it.
+    Tei,
 }
 
 impl From<FormatName> for Format {
@@ -138,6 +142,8 @@ impl From<FormatName> for Format {
             FormatName::Markdown => Format::Markdown,
             FormatName::Html => Format::Html,
             FormatName::Json => Format::Json,
+            FormatName::Xml => Format::Xml,
+            FormatName::Tei => Format::Tei,
         }
     }
 }
