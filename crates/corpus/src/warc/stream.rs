@@ -1,4 +1,5 @@
-//! The byte stream under fastwarc: plain or gzip, with offsets we can report.
+//! The byte stream under fastwarc: plain or gzip, with offsets we can report,
+//! and the scan that finds the next record after damage.
 //!
 //! fastwarc's own gzip reader treats a stream cut inside a gzip member as a
 //! clean end of file, which would hide a truncated archive. So we decompress
@@ -6,9 +7,17 @@
 //! gzip member at a time, and remember where each member starts in the file.
 //! fastwarc then sees an uncompressed stream, and record offsets it reports
 //! (positions in that stream) are mapped back to file offsets here.
+//!
+//! Under both sits [`Raw`], our own buffer over the file's bytes. It keeps the
+//! bytes from the start of the oldest record not yet trusted (at most
+//! [`REWIND_LIMIT`]), so that after damage the scan for the next record can
+//! start just past the damaged record rather than where the parser gave up (a
+//! lying `Content-Length` makes the parser read over the records that follow).
+//! When fastwarc drops the stream (on an error, or when the iterator goes), the
+//! stream hands its [`Raw`] back through a [`RawSlot`].
 
 use std::any::Any;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -17,11 +26,220 @@ use flate2::bufread::GzDecoder;
 
 use crate::decode;
 
+/// How far back (in file bytes) the scan after damage can start: the bytes of
+/// the record being read are kept up to this many. Past it, the scan starts
+/// where the damage was noticed.
+pub(crate) const REWIND_LIMIT: usize = 16 << 20;
+
+/// How many bytes of a candidate gzip member the scan decodes to see whether it
+/// starts a WARC record: a member header and the first deflate block's start.
+pub(crate) const GZIP_PROBE: usize = 1 << 10;
+
+/// Bytes read from the file at a time.
+const CHUNK: usize = 256 << 10;
+
+/// No mark: nothing needs keeping behind the read position.
+const NO_MARK: u64 = u64::MAX;
+
+/// The file's bytes, buffered, with their file offsets, keeping what lies
+/// after the mark for a rewind.
+pub(crate) struct Raw {
+    reader: Box<dyn Read + Send>,
+    buf: Vec<u8>,
+    /// File offset of `buf[0]`.
+    base: u64,
+    /// Read position in `buf`.
+    pos: usize,
+    eof: bool,
+    /// File offset from which bytes are kept ([`NO_MARK`]: none).
+    mark: Arc<AtomicU64>,
+    /// Largest the buffer has been, in bytes (for tests of the memory bound).
+    peak: usize,
+}
+
+impl Raw {
+    pub(crate) fn new(reader: Box<dyn Read + Send>, mark: Arc<AtomicU64>) -> Self {
+        Raw {
+            reader,
+            buf: Vec::new(),
+            base: 0,
+            pos: 0,
+            eof: false,
+            mark,
+            peak: 0,
+        }
+    }
+
+    /// File offset of the next byte to read.
+    pub(crate) fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Largest the buffer has been, in bytes.
+    pub(crate) fn peak(&self) -> usize {
+        self.peak
+    }
+
+    fn set_mark(&self, offset: u64) {
+        self.mark.store(offset, Ordering::Relaxed);
+    }
+
+    /// Drops what is neither after the mark nor after the read position, once
+    /// that is at least half the buffer (so each byte moves O(1) times); stops
+    /// keeping after the mark once more than [`REWIND_LIMIT`] is kept.
+    fn compact(&mut self) {
+        let mark = self.mark.load(Ordering::Relaxed);
+        let mut keep = self.pos;
+        if mark != NO_MARK && mark >= self.base && mark < self.offset() {
+            let at = (mark - self.base) as usize;
+            if self.buf.len() - at <= REWIND_LIMIT {
+                keep = at;
+            }
+        }
+        if keep > 0 && keep >= self.buf.len() - keep {
+            self.buf.drain(..keep);
+            self.base += keep as u64;
+            self.pos -= keep;
+        }
+    }
+
+    /// Reads until `want` bytes are available after the read position, or the
+    /// file ends.
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        while self.buf.len() - self.pos < want && !self.eof {
+            self.compact();
+            let old = self.buf.len();
+            self.buf.resize(old + CHUNK, 0);
+            let read = loop {
+                match self.reader.read(&mut self.buf[old..]) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    other => break other,
+                }
+            };
+            let n = match read {
+                Ok(n) => n,
+                Err(e) => {
+                    self.buf.truncate(old);
+                    return Err(e);
+                }
+            };
+            self.buf.truncate(old + n);
+            self.peak = self.peak.max(self.buf.capacity());
+            self.eof = n == 0;
+        }
+        Ok(())
+    }
+
+    fn available(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// Moves the read position back to `offset`, or as near it as the kept
+    /// bytes allow (never before what has been kept, never forward).
+    fn rewind_to(&mut self, offset: u64) {
+        let target = offset.clamp(self.base, self.offset());
+        self.pos = (target - self.base) as usize;
+    }
+}
+
+impl Read for Raw {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.fill_buf()?.read(buf)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Raw {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.fill(1)?;
+        Ok(self.available())
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.buf.len());
+    }
+}
+
+/// Where a dropped [`ArchiveStream`] leaves its [`Raw`].
+pub(crate) type RawSlot = Arc<Mutex<Option<Raw>>>;
+
+/// Takes the [`Raw`] out of a slot.
+pub(crate) fn take_raw(slot: &RawSlot) -> Option<Raw> {
+    slot.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
+/// Where the next record starts after damage: reading from `from` (or the
+/// earliest kept byte after it), the next gzip member whose first decoded
+/// bytes are a `WARC/1.0` or `WARC/1.1` line, or (plain) the next such line
+/// at a line start. Reads forward only, keeps nothing behind the scan, and
+/// tries each candidate once with bounded work, so the scan is linear in the
+/// bytes it passes. `None` if the file ends first. The reader is left at the
+/// record (member) found.
+pub(crate) fn resync(raw: &mut Raw, gzip: bool, from: u64) -> io::Result<Option<u64>> {
+    raw.rewind_to(from);
+    raw.set_mark(NO_MARK);
+    let (pattern, probe): (&[u8], usize) = if gzip {
+        (&[0x1f, 0x8b, 0x08], GZIP_PROBE)
+    } else {
+        (b"\nWARC/1.", 11)
+    };
+    loop {
+        raw.fill(probe.max(CHUNK))?;
+        let avail = raw.available();
+        if avail.len() < pattern.len() {
+            raw.consume(avail.len());
+            return Ok(None);
+        }
+        let hit = avail.windows(pattern.len()).position(|w| w == pattern);
+        let Some(i) = hit else {
+            let skip = avail.len() + 1 - pattern.len();
+            raw.consume(skip);
+            continue;
+        };
+        raw.consume(i);
+        raw.fill(probe)?;
+        let candidate = raw.available();
+        let found = if gzip {
+            starts_warc_member(&candidate[..candidate.len().min(probe)])
+        } else {
+            candidate.len() >= 11
+                && matches!(candidate[8], b'0' | b'1')
+                && &candidate[9..11] == b"\r\n"
+        };
+        if found {
+            if !gzip {
+                raw.consume(1); // the record starts after the newline
+            }
+            let at = raw.offset();
+            raw.set_mark(at);
+            return Ok(Some(at));
+        }
+        raw.consume(1);
+    }
+}
+
+/// Whether `bytes` begin a gzip member that decodes to a WARC version line.
+fn starts_warc_member(bytes: &[u8]) -> bool {
+    let mut decoder = GzDecoder::new(bytes);
+    let mut head = [0u8; 10];
+    let mut got = 0;
+    while got < head.len() {
+        match decoder.read(&mut head[got..]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => got += n,
+        }
+    }
+    &head == b"WARC/1.0\r\n" || &head == b"WARC/1.1\r\n"
+}
+
 /// What the reader shares with [`super::WarcPages`]: where gzip members start,
 /// and where the record being parsed starts, so damage can be located.
 #[derive(Debug, Default)]
 pub(crate) struct StreamMap {
     gzip: bool,
+    /// File offset where this stream starts (0, or where reading resumed).
+    base: u64,
     /// `(uncompressed start, file offset)` of each gzip member, in order.
     members: Mutex<Vec<(u64, u64)>>,
     /// Uncompressed bytes consumed by the parser so far.
@@ -31,17 +249,26 @@ pub(crate) struct StreamMap {
     /// Whether the parser is between records (skipping the blank lines
     /// that end the previous one): the next non-blank byte starts a record.
     between_records: AtomicBool,
+    /// How many bytes of the `\r\n\r\n` that must follow a record have been
+    /// seen since it ended; 4 once all were, [`SEPARATOR_BROKEN`] if another byte came first.
+    separator: AtomicU64,
     /// Uncompressed position of the first byte of the record being parsed.
     record_start: AtomicU64,
     /// File offset of the gzip member that failed to decompress, if any.
     failed_member: Mutex<Option<u64>>,
+    /// Whether a record began inside a gzip member rather than at its start.
+    shared_member: AtomicBool,
 }
 
+const SEPARATOR_BROKEN: u64 = u64::MAX;
+
 impl StreamMap {
-    fn new(gzip: bool) -> Self {
+    fn new(gzip: bool, base: u64) -> Self {
         StreamMap {
             gzip,
+            base,
             between_records: AtomicBool::new(true),
+            separator: AtomicU64::new(4),
             ..StreamMap::default()
         }
     }
@@ -50,25 +277,59 @@ impl StreamMap {
         self.members.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether the stream is gzip.
+    pub(crate) fn gzip(&self) -> bool {
+        self.gzip
+    }
+
     /// Called once a record has been read whole: what follows is the blank
     /// separator, then the next record.
     pub(crate) fn record_done(&self) {
         self.last_end
             .store(self.position.load(Ordering::Relaxed), Ordering::Relaxed);
         self.between_records.store(true, Ordering::Relaxed);
+        self.separator.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether the last record read whole was followed by `\r\n\r\n` (true
+    /// before the first record).
+    pub(crate) fn separator_ok(&self) -> bool {
+        self.separator.load(Ordering::Relaxed) == 4
     }
 
     /// Watches bytes as the parser consumes them, to catch the first byte
-    /// of the next record.
+    /// of the next record and check the separator before it.
     fn consumed(&self, start: u64, bytes: &[u8]) {
         self.position
             .store(start + bytes.len() as u64, Ordering::Relaxed);
-        if self.between_records.load(Ordering::Relaxed)
-            && let Some(i) = bytes.iter().position(|b| !b.is_ascii_whitespace())
-        {
-            self.record_start.store(start + i as u64, Ordering::Relaxed);
-            self.between_records.store(false, Ordering::Relaxed);
+        if !self.between_records.load(Ordering::Relaxed) {
+            return;
         }
+        let mut seen = self.separator.load(Ordering::Relaxed);
+        for &b in bytes.iter().take(4) {
+            if seen < 4 {
+                seen = if b == b"\r\n\r\n"[seen as usize] {
+                    seen + 1
+                } else {
+                    SEPARATOR_BROKEN
+                };
+            }
+        }
+        self.separator.store(seen, Ordering::Relaxed);
+        if let Some(i) = bytes.iter().position(|b| !b.is_ascii_whitespace()) {
+            let pos = start + i as u64;
+            self.record_start.store(pos, Ordering::Relaxed);
+            self.between_records.store(false, Ordering::Relaxed);
+            if self.gzip && !self.members().iter().any(|&(s, _)| s == pos) {
+                self.shared_member.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether a record was seen to begin inside a gzip member (the file is
+    /// not one member per record).
+    pub(crate) fn shared_member(&self) -> bool {
+        self.shared_member.load(Ordering::Relaxed)
     }
 
     /// Renders an uncompressed stream position as a file offset: the offset
@@ -76,7 +337,7 @@ impl StreamMap {
     /// starts a member, else `member+inner`.
     pub(crate) fn locate(&self, pos: u64) -> String {
         if !self.gzip {
-            return pos.to_string();
+            return (self.base + pos).to_string();
         }
         let members = self.members();
         let idx = members.partition_point(|&(start, _)| start <= pos);
@@ -87,59 +348,53 @@ impl StreamMap {
         }
     }
 
-    /// Where the parser broke: the gzip member that failed to decompress;
-    /// else the start of the record it was parsing; else (nothing but blank
-    /// lines seen since the last record) the first gzip member after the
-    /// last record, or the end of the last record.
-    pub(crate) fn damage_offset(&self) -> String {
-        if let Some(file) = *self.failed_member.lock().unwrap_or_else(|e| e.into_inner()) {
-            return file.to_string();
+    /// The file offset of the unit holding an uncompressed position: the
+    /// position itself for plain files, its gzip member's start for gzip.
+    pub(crate) fn unit(&self, pos: u64) -> u64 {
+        if !self.gzip {
+            return self.base + pos;
+        }
+        let members = self.members();
+        let idx = members.partition_point(|&(start, _)| start <= pos);
+        idx.checked_sub(1)
+            .and_then(|i| members.get(i))
+            .map_or(self.base, |&(_, file)| file)
+    }
+
+    /// The gzip member that failed to decompress, if one did.
+    pub(crate) fn failed_member(&self) -> Option<u64> {
+        *self.failed_member.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where the parser broke, as `(offset text, file offset of its unit)`:
+    /// the gzip member that failed to decompress; else the start of the record
+    /// it was parsing; else (nothing but blank lines seen since the last
+    /// record) the first gzip member after the last record, or the end of the
+    /// last record.
+    pub(crate) fn damage(&self) -> (String, u64) {
+        if let Some(file) = self.failed_member() {
+            return (file.to_string(), file);
         }
         if !self.between_records.load(Ordering::Relaxed) {
-            return self.locate(self.record_start.load(Ordering::Relaxed));
+            let start = self.record_start.load(Ordering::Relaxed);
+            return (self.locate(start), self.unit(start));
         }
         let after = self.last_end.load(Ordering::Relaxed);
         if self.gzip
             && let Some(&(_, file)) = self.members().iter().find(|&&(start, _)| start >= after)
         {
-            return file.to_string();
+            return (file.to_string(), file);
         }
-        self.locate(after)
-    }
-}
-
-type Source = BufReader<Box<dyn Read + Send>>;
-
-/// A buffered reader that counts the bytes its consumer takes, so the file
-/// offset of each gzip member is known.
-struct Counting {
-    inner: Source,
-    count: u64,
-}
-
-impl Read for Counting {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.fill_buf()?.read(buf)?;
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for Counting {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amt: usize) {
-        self.inner.consume(amt);
-        self.count += amt as u64;
+        (self.locate(after), self.unit(after))
     }
 }
 
 enum Input {
-    Plain(Source),
+    Plain(Option<Raw>),
     Gzip {
-        decoder: Option<GzDecoder<Counting>>,
+        decoder: Option<Box<GzDecoder<Raw>>>,
+        /// The file's reader once the decoder is gone (after an error).
+        parked: Option<Raw>,
         out: Box<[u8]>,
         pos: usize,
         len: usize,
@@ -151,45 +406,70 @@ pub(crate) struct ArchiveStream {
     input: Input,
     consumed: u64,
     map: Arc<StreamMap>,
+    slot: RawSlot,
 }
 
 const BUFFER: usize = 256 << 10;
 
 impl ArchiveStream {
     /// Wraps a reader, detecting gzip by its magic bytes.
-    pub(crate) fn new(reader: Box<dyn Read + Send>) -> io::Result<(Self, Arc<StreamMap>)> {
-        let mut source = BufReader::with_capacity(BUFFER, reader);
-        let gzip = decode::is_gzip(source.fill_buf()?);
-        let map = Arc::new(StreamMap::new(gzip));
+    pub(crate) fn new(mut raw: Raw, slot: RawSlot) -> io::Result<(Self, Arc<StreamMap>)> {
+        let gzip = decode::is_gzip(raw.fill_buf()?);
+        Ok(Self::resume(raw, gzip, slot))
+    }
+
+    /// Reads on from where `raw` is (the start of a record, or of a gzip
+    /// member when `gzip`).
+    pub(crate) fn resume(raw: Raw, gzip: bool, slot: RawSlot) -> (Self, Arc<StreamMap>) {
+        let base = raw.offset();
+        raw.set_mark(base);
+        let map = Arc::new(StreamMap::new(gzip, base));
         let input = if gzip {
-            map.members().push((0, 0));
+            map.members().push((0, base));
             Input::Gzip {
-                decoder: Some(GzDecoder::new(Counting {
-                    inner: source,
-                    count: 0,
-                })),
+                decoder: Some(Box::new(GzDecoder::new(raw))),
+                parked: None,
                 out: vec![0; BUFFER].into_boxed_slice(),
                 pos: 0,
                 len: 0,
             }
         } else {
-            Input::Plain(source)
+            Input::Plain(Some(raw))
         };
         let stream = ArchiveStream {
             input,
             consumed: 0,
             map: Arc::clone(&map),
+            slot,
         };
-        Ok((stream, map))
+        (stream, map)
+    }
+}
+
+impl Drop for ArchiveStream {
+    fn drop(&mut self) {
+        let raw = match &mut self.input {
+            Input::Plain(raw) => raw.take(),
+            Input::Gzip {
+                decoder, parked, ..
+            } => parked
+                .take()
+                .or_else(|| decoder.take().map(|d| d.into_inner())),
+        };
+        *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = raw;
     }
 }
 
 impl BufRead for ArchiveStream {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         match &mut self.input {
-            Input::Plain(source) => source.fill_buf(),
+            Input::Plain(raw) => match raw {
+                Some(raw) => raw.fill_buf(),
+                None => Ok(&[]),
+            },
             Input::Gzip {
                 decoder,
+                parked,
                 out,
                 pos,
                 len,
@@ -210,12 +490,14 @@ impl BufRead for ArchiveStream {
                             let Some(dec) = decoder.take() else {
                                 return Ok(&[]);
                             };
-                            let mut inner = dec.into_inner();
-                            if inner.fill_buf()?.is_empty() {
-                                return Ok(&[]);
+                            let mut raw = dec.into_inner();
+                            let more = raw.fill_buf().map(|b| !b.is_empty());
+                            if !matches!(more, Ok(true)) {
+                                *parked = Some(raw);
+                                return more.map(|_| &[][..]);
                             }
-                            self.map.members().push((self.consumed, inner.count));
-                            *decoder = Some(GzDecoder::new(inner));
+                            self.map.members().push((self.consumed, raw.offset()));
+                            *decoder = Some(Box::new(GzDecoder::new(raw)));
                         }
                         Ok(n) => {
                             *pos = 0;
@@ -224,7 +506,7 @@ impl BufRead for ArchiveStream {
                         }
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                         Err(e) => {
-                            *decoder = None;
+                            *parked = decoder.take().map(|d| d.into_inner());
                             let member = self.map.members().last().map(|&(_, file)| file);
                             *self
                                 .map
@@ -244,10 +526,11 @@ impl BufRead for ArchiveStream {
 
     fn consume(&mut self, amt: usize) {
         let amt = match &mut self.input {
-            Input::Plain(source) => {
-                let amt = amt.min(source.buffer().len());
-                self.map.consumed(self.consumed, &source.buffer()[..amt]);
-                source.consume(amt);
+            Input::Plain(raw) => {
+                let Some(raw) = raw else { return };
+                let amt = amt.min(raw.available().len());
+                self.map.consumed(self.consumed, &raw.available()[..amt]);
+                raw.consume(amt);
                 amt
             }
             Input::Gzip { out, pos, len, .. } => {
