@@ -148,6 +148,44 @@ fn lying_content_length_in_a_plain_warc() {
     }
 }
 
+/// Bytes cut out of the 1st record's block so that its Content-Length now runs
+/// over into the 2nd record and ends exactly at the blank line of that record's
+/// HTTP head: a closing blank line follows, then no record. The block digest
+/// tells that the 1st record is the damaged one; the others are read.
+#[test]
+fn a_length_that_ends_at_a_later_blank_line_is_caught_by_the_digest() {
+    let (bytes, r) = archive(WarcCompression::None, 3);
+    let find = |from: usize, what: &[u8]| {
+        from + bytes[from..]
+            .windows(what.len())
+            .position(|w| w == what)
+            .unwrap()
+    };
+    let block_start = find(0, b"\r\n\r\n") + 4; // after the WARC header
+    let block_end = r[1].offset as usize - 4; // before the closing blank line
+    let http_blank = find(block_start, b"\r\n\r\n<!DOCTYPE");
+    let second_http_blank = find(r[1].offset as usize, b"\r\n\r\n<!DOCTYPE");
+    let n = second_http_blank - block_end;
+    let mut damaged = bytes.clone();
+    damaged.drain(http_blank..http_blank + n);
+    let (seen, messages) = run(damaged);
+    let shift = -(n as i64);
+    assert_eq!(
+        seen,
+        [
+            damage(0, WarcResume::At(moved(r[1].offset, shift))),
+            page("two", moved(r[1].offset, shift)),
+            page("three", moved(r[2].offset, shift)),
+        ],
+        "{messages:?}"
+    );
+    assert!(
+        messages[0].contains("does not match its WARC-Block-Digest"),
+        "{}",
+        messages[0]
+    );
+}
+
 /// Garbage between the 1st and 2nd record: every record is read, the error
 /// names where the garbage starts and where reading resumes.
 #[test]
@@ -319,12 +357,13 @@ fn change() -> impl Strategy<Value = Change> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// Cutting or corrupting any span never panics, always ends, and never
     /// yields a page that is not an intact record's page at its true offset
-    /// (plain WARCs excepted for bytes overwritten inside a record: they have
-    /// no checksum, so only records the change did not touch are checked).
+    /// (plain WARCs excepted for bytes replaced inside a record, by an overwrite
+    /// or by several changes: they have no checksum, so there only records the
+    /// changes did not touch are checked).
     #[test]
     fn damage_never_yields_a_wrong_page(gz in any::<bool>(), changes in proptest::collection::vec(change(), 1..3)) {
         let compression = if gz { WarcCompression::Gzip } else { WarcCompression::None };
@@ -334,7 +373,9 @@ proptest! {
         // whether a change touched it.
         let mut spans: Vec<(Option<u64>, u64, bool)> =
             records.iter().map(|r| (Some(r.offset), r.offset + r.length, false)).collect();
-        let mut overwritten_plain = false;
+        // In a plain WARC, bytes replaced inside a record (an overwrite, or a deletion and
+        // an insertion of the same length) cannot be noticed: there is no checksum.
+        let mut overwritten_plain = !gz && changes.len() > 1;
         for c in changes {
             let len = bytes.len().max(1);
             // The changed region [from, to) (to = MAX for a cut) and how far later bytes move.
@@ -390,10 +431,13 @@ proptest! {
             let title = TITLES.iter().position(|t| item.bytes == html(t).as_bytes());
             match title {
                 // An intact page comes from that record, at its true offset.
-                Some(i) => match spans[i].0 {
-                    Some(start) => prop_assert_eq!(offset, start, "{} is not where it was written", TITLES[i]),
-                    None => return Err(TestCaseError::fail(format!("{} came out though its start was changed", TITLES[i]))),
-                },
+                // (A change that removed its start may splice an earlier record's first
+                // header lines onto the rest of it: a whole record again, elsewhere.)
+                Some(i) => {
+                    if let Some(start) = spans[i].0 {
+                        prop_assert_eq!(offset, start, "{} is not where it was written", TITLES[i]);
+                    }
+                }
                 // Other bytes only from a plain record that an overwrite touched.
                 None => {
                     let touched = spans.iter().any(|&(start, _, touched)| start == Some(offset) && touched);

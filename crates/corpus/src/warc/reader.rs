@@ -6,11 +6,16 @@
 //! HTML payload, or a `resource` record with an HTML content type. Other
 //! records are skipped silently: they are not pages, and not errors.
 //!
-//! A record is trusted once what follows it is a record boundary: the next
-//! record's `WARC/1.x` header, or the end of the file (for gzip WARCs, its
-//! member also decompressed with a good checksum). So a record whose
-//! `Content-Length` lies, whose gzip member is corrupt, or which is cut short,
-//! never yields a page.
+//! A record is trusted once what follows it is a record boundary: its closing
+//! blank line (`\r\n\r\n`, or `\n\n`) then the next record's `WARC/1.x`
+//! header or the end of the file (for gzip WARCs, its member also decompressed
+//! with a good checksum). When garbage follows the closing blank line, the
+//! record's `WARC-Block-Digest` (SHA-1), if it has one, decides whether the
+//! record or the garbage is damaged (a `Content-Length` too long can end at a
+//! blank line of a later record). So a record whose `Content-Length` lies,
+//! whose gzip member is corrupt, or which is cut short, yields no page; the one
+//! case left is a `Content-Length` that ends exactly at a later record's
+//! closing blank line, which only checking every block's digest would catch.
 //!
 //! Damage (a truncated file, a corrupt gzip member, an unparsable header, a
 //! `Content-Length` that does not end at a record boundary) yields one
@@ -37,7 +42,7 @@
 //! gzipped whole (one member for many records) cannot resume after damage in
 //! its member, and the message says so. Page sources after a resync are still
 //! true file offsets. In a plain WARC, bytes changed inside a record's payload
-//! cannot be noticed (plain WARCs carry no checksum that is checked).
+//! cannot be noticed (its block digest is checked only in the case above).
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -49,6 +54,7 @@ use std::sync::{Arc, Mutex};
 use fastwarc::warc::header::WarcHeader;
 use fastwarc::warc::iter::{ArchiveIteratorOptions, ArchiveIteratorThreadSafe};
 use fastwarc::warc::record::{SharedWarcRecord, WarcRecord, WarcRecordType};
+use sha1::{Digest, Sha1};
 
 use super::stream::{self, ArchiveStream, Raw, RawSlot, StreamMap};
 use crate::error::{CorpusError, WarcResume};
@@ -92,11 +98,25 @@ pub struct WarcPages {
 /// A record read whole, not yet trusted.
 struct Held {
     item: Option<Item>,
+    /// How to check the record's `WARC-Block-Digest` (SHA-1) when what follows
+    /// the record is in doubt.
+    digest: Option<DigestCheck>,
     headers: Headers,
     /// Offset text of the record (as in page sources).
     offset: String,
     /// File offset of the record, or of its gzip member.
     unit: u64,
+}
+
+/// A record's `WARC-Block-Digest`, checked only when needed.
+enum DigestCheck {
+    /// The expected digest and the block.
+    Block(String, Vec<u8>),
+    /// The expected digest of the held page's bytes (a `resource` record's block).
+    Page(String),
+    /// Checked while reading the block (records that are not pages, whose
+    /// blocks are not kept).
+    Checked(bool),
 }
 
 /// What one record turned into.
@@ -202,10 +222,22 @@ impl WarcPages {
         let next = catch_unwind(AssertUnwindSafe(|| records.next()));
         let record = match next {
             Ok(None) => {
+                if self.held.is_some() && !self.map.separator_ok() {
+                    let detail = "the file ends before the record's closing blank line \
+                                  (file truncated, or a wrong Content-Length)";
+                    return self.blame_held(detail.into());
+                }
                 self.release();
                 self.records = None;
                 self.done = true;
                 return;
+            }
+            Ok(Some(Ok(record))) if self.held.is_some() && !self.map.separator_ok() => {
+                // A record follows, but not after the held record's closing blank line:
+                // the held record's Content-Length took some of it.
+                drop(record);
+                let detail = "the record's Content-Length does not end at its closing blank line";
+                return self.blame_held(detail.into());
             }
             Ok(Some(Ok(record))) => record,
             Ok(Some(Err(e))) => {
@@ -262,12 +294,33 @@ impl WarcPages {
             Some(held) if !self.map.separator_ok() => {
                 // The held record's block did not end at a record boundary:
                 // its Content-Length lied, and its page would be wrong.
-                let detail = "the record's Content-Length does not end at a record boundary".into();
-                self.recover(held.offset, held.unit, detail);
+                self.held = Some(held);
+                let detail = "the record's Content-Length does not end at a record boundary";
+                self.blame_held(detail.into());
             }
             held => {
+                // Garbage after the held record's closing blank line: the garbage is
+                // the damage, unless the record's Content-Length ran over what followed
+                // it and happened to end at a blank line (its digest, when it has one,
+                // tells).
+                if held.as_ref().is_some_and(|h| !digest_matches(h)) {
+                    self.held = held;
+                    let detail = "the record's block does not match its WARC-Block-Digest";
+                    return self.blame_held(detail.into());
+                }
                 self.held = held;
                 self.release();
+                let (offset, unit) = self.map.damage();
+                self.recover(offset, unit, detail);
+            }
+        }
+    }
+
+    /// The held record is damaged: drops it and resynchronises after it.
+    fn blame_held(&mut self, detail: String) {
+        match self.held.take() {
+            Some(held) => self.recover(held.offset, held.unit, detail),
+            None => {
                 let (offset, unit) = self.map.damage();
                 self.recover(offset, unit, detail);
             }
@@ -346,10 +399,18 @@ impl WarcPages {
         } else {
             0
         };
+        let digest = record
+            .headers()
+            .get(WarcHeader::WarcBlockDigest)
+            .map(|d| d.trim().to_string())
+            .filter(|d| d.len() > 5 && d[..5].eq_ignore_ascii_case("sha1:"));
+        // Blocks not kept are hashed as they are read (they are small: requests,
+        // metadata); pages' blocks only when a check is needed.
+        let mut hasher = (!wanted && digest.is_some()).then(Sha1::new);
         let Some(reader) = record.reader_mut() else {
             return self.record_damage(start, unit, "record has no content stream".into());
         };
-        let (block, total) = match drain(reader, keep) {
+        let (block, total) = match drain(reader, keep, hasher.as_mut()) {
             Ok(r) => r,
             Err(e) => {
                 return self.record_damage(start, unit, format!("record cannot be read: {e}"));
@@ -373,23 +434,27 @@ impl WarcPages {
             return self.record_damage(start, unit, detail);
         }
         self.map.record_done();
-        let held = |item: Option<Item>, headers: Headers| {
+        let held = |item: Option<Item>, headers: Headers, digest: Option<DigestCheck>| {
             Outcome::Held(Held {
                 item,
+                digest,
                 headers,
                 offset: offset.clone(),
                 unit,
             })
         };
         if !wanted {
-            return held(None, Vec::new());
+            let checked = digest.zip(hasher).map(|(expected, hasher)| {
+                DigestCheck::Checked(sha1_text(hasher.finalize()).eq_ignore_ascii_case(&expected))
+            });
+            return held(None, Vec::new(), checked);
         }
         let Some(block) = block else {
             let error = CorpusError::TooLarge {
                 source_name: source,
                 limit: self.max_page_bytes,
             };
-            return held(Some(Err(error)), Vec::new());
+            return held(Some(Err(error)), Vec::new(), None);
         };
         let url = record
             .headers()
@@ -405,20 +470,29 @@ impl WarcPages {
             .headers()
             .get(WarcHeader::ContentType)
             .map(|c| c.into_owned());
-        let page = match kind {
-            WarcRecordType::Response => self.response_page(&block, record.is_http(), source, url),
+        // A resource page's bytes are its block; a response's block is kept for the check.
+        let (page, digest) = match kind {
+            WarcRecordType::Response => {
+                let page = self.response_page(&block, record.is_http(), source, url);
+                (page, digest.map(|d| DigestCheck::Block(d, block)))
+            }
             _ => {
                 if let Some(t) = &block_type {
                     self.headers.push(("Content-Type".into(), t.clone()));
                 }
-                self.resource_page(block, block_type.as_deref(), source, url)
+                let page = self.resource_page(block, block_type.as_deref(), source, url);
+                let page_digest = match &page {
+                    Ok(Some(_)) => digest.map(DigestCheck::Page),
+                    _ => None,
+                };
+                (page, page_digest)
             }
         };
         let headers = std::mem::take(&mut self.headers);
         match page {
-            Ok(Some(page)) => held(Some(Ok(page)), headers),
-            Ok(None) => held(None, Vec::new()),
-            Err(e) => held(Some(Err(e)), Vec::new()),
+            Ok(Some(page)) => held(Some(Ok(page)), headers, digest),
+            Ok(None) => held(None, Vec::new(), digest),
+            Err(e) => held(Some(Err(e)), Vec::new(), digest),
         }
     }
 
@@ -504,10 +578,31 @@ impl WarcPages {
     }
 }
 
+/// Whether a held record's block matches its `WARC-Block-Digest` (true without one).
+fn digest_matches(held: &Held) -> bool {
+    let (expected, bytes) = match (&held.digest, &held.item) {
+        (None, _) => return true,
+        (Some(DigestCheck::Checked(ok)), _) => return *ok,
+        (Some(DigestCheck::Block(expected, block)), _) => (expected, block.as_slice()),
+        (Some(DigestCheck::Page(expected)), Some(Ok(page))) => (expected, page.bytes.as_slice()),
+        (Some(DigestCheck::Page(_)), _) => return true,
+    };
+    sha1_text(Sha1::digest(bytes)).eq_ignore_ascii_case(expected)
+}
+
+/// A SHA-1 as WARC writes it: `sha1:` and base 32.
+fn sha1_text(digest: impl AsRef<[u8]>) -> String {
+    format!("sha1:{}", data_encoding::BASE32.encode(digest.as_ref()))
+}
+
 /// Reads a record's block to its end, keeping at most `keep` bytes (`None`
 /// if there were more), and counts every byte so truncation is noticed
 /// even in records we skip.
-fn drain(reader: &mut impl Read, keep: u64) -> io::Result<(Option<Vec<u8>>, u64)> {
+fn drain(
+    reader: &mut impl Read,
+    keep: u64,
+    mut hasher: Option<&mut Sha1>,
+) -> io::Result<(Option<Vec<u8>>, u64)> {
     let mut kept = Vec::new();
     let mut total = 0u64;
     let mut over = false;
@@ -520,6 +615,9 @@ fn drain(reader: &mut impl Read, keep: u64) -> io::Result<(Option<Vec<u8>>, u64)
             Err(e) => return Err(e),
         };
         total += n as u64;
+        if let Some(h) = hasher.as_deref_mut() {
+            h.update(&buf[..n]);
+        }
         if !over {
             if total <= keep {
                 kept.extend_from_slice(&buf[..n]);

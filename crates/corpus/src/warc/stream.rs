@@ -135,7 +135,8 @@ impl Raw {
     }
 
     /// Moves the read position back to `offset`, or as near it as the kept
-    /// bytes allow (never before what has been kept, never forward).
+    /// bytes allow (never before what has been kept, never forward: [`resync`]
+    /// reads forward to an offset not yet reached).
     fn rewind_to(&mut self, offset: u64) {
         let target = offset.clamp(self.base, self.offset());
         self.pos = (target - self.base) as usize;
@@ -179,6 +180,15 @@ pub(crate) fn take_raw(slot: &RawSlot) -> Option<Raw> {
 pub(crate) fn resync(raw: &mut Raw, gzip: bool, from: u64) -> io::Result<Option<u64>> {
     raw.rewind_to(from);
     raw.set_mark(NO_MARK);
+    while raw.offset() < from {
+        let ahead = usize::try_from(from - raw.offset()).unwrap_or(usize::MAX);
+        let n = raw.fill_buf()?.len().min(ahead);
+        if n == 0 {
+            return Ok(None);
+        }
+        raw.consume(n);
+    }
+    let mut probe_member = MemberProbe::new();
     let (pattern, probe): (&[u8], usize) = if gzip {
         (&[0x1f, 0x8b, 0x08], GZIP_PROBE)
     } else {
@@ -201,7 +211,7 @@ pub(crate) fn resync(raw: &mut Raw, gzip: bool, from: u64) -> io::Result<Option<
         raw.fill(probe)?;
         let candidate = raw.available();
         let found = if gzip {
-            starts_warc_member(&candidate[..candidate.len().min(probe)])
+            probe_member.starts_warc(&candidate[..candidate.len().min(probe)])
         } else {
             candidate.len() >= 11
                 && matches!(candidate[8], b'0' | b'1')
@@ -219,18 +229,119 @@ pub(crate) fn resync(raw: &mut Raw, gzip: bool, from: u64) -> io::Result<Option<
     }
 }
 
-/// Whether `bytes` begin a gzip member that decodes to a WARC version line.
-fn starts_warc_member(bytes: &[u8]) -> bool {
-    let mut decoder = GzDecoder::new(bytes);
-    let mut head = [0u8; 10];
-    let mut got = 0;
-    while got < head.len() {
-        match decoder.read(&mut head[got..]) {
-            Ok(0) | Err(_) => return false,
-            Ok(n) => got += n,
+/// Tells whether bytes begin a gzip member that decodes to a WARC version line, with one
+/// inflater reset for each candidate (building a decoder per candidate costs more than the
+/// scan itself where the magic bytes are dense).
+struct MemberProbe {
+    inflate: flate2::Decompress,
+}
+
+impl MemberProbe {
+    fn new() -> Self {
+        MemberProbe {
+            inflate: flate2::Decompress::new(false),
         }
     }
-    &head == b"WARC/1.0\r\n" || &head == b"WARC/1.1\r\n"
+
+    fn starts_warc(&mut self, bytes: &[u8]) -> bool {
+        let Some(body) = gzip_body(bytes) else {
+            return false;
+        };
+        if !may_start_with_w(body) {
+            return false;
+        }
+        self.inflate.reset(false);
+        let mut head = [0u8; 10];
+        let (mut read, mut got) = (0usize, 0usize);
+        while got < head.len() {
+            let (in0, out0) = (self.inflate.total_in(), self.inflate.total_out());
+            // The first byte alone first: garbage is nearly always refused on it.
+            let want = if got == 0 { 1 } else { head.len() };
+            let status = self.inflate.decompress(
+                &body[read..],
+                &mut head[got..want],
+                flate2::FlushDecompress::None,
+            );
+            let took = (self.inflate.total_in() - in0) as usize;
+            let gave = (self.inflate.total_out() - out0) as usize;
+            read += took;
+            got += gave;
+            if got == 1 && head[0] != b'W' {
+                return false;
+            }
+            match status {
+                Err(_) => return false,
+                // The member ends before ten bytes, or needs more than the probe holds.
+                Ok(flate2::Status::StreamEnd) if got < head.len() => return false,
+                Ok(_) if took == 0 && gave == 0 => return false,
+                Ok(_) => {}
+            }
+        }
+        &head == b"WARC/1.0\r\n" || &head == b"WARC/1.1\r\n"
+    }
+}
+
+/// A cheap first look at deflate data (RFC 1951): false when its first block cannot begin
+/// with the byte `W` (a reserved block type, a stored block whose length check fails or whose
+/// first byte is another, a fixed-Huffman block whose first code is another literal); true
+/// for dynamic-Huffman blocks, which only inflating can tell.
+fn may_start_with_w(body: &[u8]) -> bool {
+    let Some(&first) = body.first() else {
+        return false;
+    };
+    match (first >> 1) & 3 {
+        0 => {
+            // Stored: LEN, its one's complement, then the bytes themselves.
+            let Some(h) = body.get(1..6) else {
+                return false;
+            };
+            let (len, nlen) = (
+                u16::from_le_bytes([h[0], h[1]]),
+                u16::from_le_bytes([h[2], h[3]]),
+            );
+            nlen == !len && len > 0 && h[4] == b'W'
+        }
+        1 => {
+            // Fixed Huffman: `W` (87) is the 8-bit code 0x30 + 87, read from bit 3 on,
+            // most significant bit first.
+            let bit = |i: usize| body.get(i / 8).map(|b| (b >> (i % 8)) & 1);
+            let mut code = 0u16;
+            for i in 3..11 {
+                let Some(b) = bit(i) else { return false };
+                code = code << 1 | u16::from(b);
+            }
+            code == 0x30 + u16::from(b'W')
+        }
+        2 => true,
+        _ => false,
+    }
+}
+
+/// The deflate data of a gzip member starting at `bytes[0]`: after the 10-byte header and
+/// the optional fields its flags announce (RFC 1952); `None` if that is not a gzip header.
+fn gzip_body(bytes: &[u8]) -> Option<&[u8]> {
+    const FHCRC: u8 = 2;
+    const FEXTRA: u8 = 4;
+    const FNAME: u8 = 8;
+    const FCOMMENT: u8 = 16;
+    let flags = *bytes.get(3)?;
+    if bytes.get(..3)? != [0x1f, 0x8b, 0x08] || flags & 0xe0 != 0 {
+        return None;
+    }
+    let mut at = 10usize;
+    if flags & FEXTRA != 0 {
+        let len = bytes.get(at..at + 2)?;
+        at += 2 + usize::from(u16::from_le_bytes([len[0], len[1]]));
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            at += bytes.get(at..)?.iter().position(|&b| b == 0)? + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    bytes.get(at..).filter(|b| !b.is_empty())
 }
 
 /// What the reader shares with [`super::WarcPages`]: where gzip members start,
@@ -249,8 +360,8 @@ pub(crate) struct StreamMap {
     /// Whether the parser is between records (skipping the blank lines
     /// that end the previous one): the next non-blank byte starts a record.
     between_records: AtomicBool,
-    /// How many bytes of the `\r\n\r\n` that must follow a record have been
-    /// seen since it ended; 4 once all were, [`SEPARATOR_BROKEN`] if another byte came first.
+    /// The first (up to 4) blank bytes after the last record read whole, packed:
+    /// the count in the low byte, the bytes above it.
     separator: AtomicU64,
     /// Uncompressed position of the first byte of the record being parsed.
     record_start: AtomicU64,
@@ -260,7 +371,24 @@ pub(crate) struct StreamMap {
     shared_member: AtomicBool,
 }
 
-const SEPARATOR_BROKEN: u64 = u64::MAX;
+/// Packs the blank bytes seen after a record (at most 4).
+fn pack(run: &[u8]) -> u64 {
+    run.iter()
+        .take(4)
+        .enumerate()
+        .fold(run.len().min(4) as u64, |acc, (i, &b)| {
+            acc | u64::from(b) << (8 * (i + 1))
+        })
+}
+
+fn unpack(packed: u64) -> ([u8; 4], usize) {
+    let len = (packed & 0xff) as usize;
+    let mut run = [0u8; 4];
+    for (i, b) in run.iter_mut().enumerate() {
+        *b = (packed >> (8 * (i + 1))) as u8;
+    }
+    (run, len.min(4))
+}
 
 impl StreamMap {
     fn new(gzip: bool, base: u64) -> Self {
@@ -268,7 +396,7 @@ impl StreamMap {
             gzip,
             base,
             between_records: AtomicBool::new(true),
-            separator: AtomicU64::new(4),
+            separator: AtomicU64::new(pack(b"\r\n\r\n")),
             ..StreamMap::default()
         }
     }
@@ -288,35 +416,37 @@ impl StreamMap {
         self.last_end
             .store(self.position.load(Ordering::Relaxed), Ordering::Relaxed);
         self.between_records.store(true, Ordering::Relaxed);
-        self.separator.store(0, Ordering::Relaxed);
+        self.separator.store(pack(b""), Ordering::Relaxed);
     }
 
-    /// Whether the last record read whole was followed by `\r\n\r\n` (true
-    /// before the first record).
+    /// Whether the last record read whole was followed by the blank line that
+    /// closes a record: `\r\n\r\n` (or `\n\n`), more blank lines allowed
+    /// (true before the first record). A `Content-Length` a few bytes too long
+    /// takes some of them into the block and fails this.
     pub(crate) fn separator_ok(&self) -> bool {
-        self.separator.load(Ordering::Relaxed) == 4
+        let (run, len) = unpack(self.separator.load(Ordering::Relaxed));
+        let run = &run[..len];
+        run.starts_with(b"\r\n\r\n") || run.starts_with(b"\n\n")
     }
 
     /// Watches bytes as the parser consumes them, to catch the first byte
-    /// of the next record and check the separator before it.
+    /// of the next record and note the blank bytes before it.
     fn consumed(&self, start: u64, bytes: &[u8]) {
         self.position
             .store(start + bytes.len() as u64, Ordering::Relaxed);
         if !self.between_records.load(Ordering::Relaxed) {
             return;
         }
-        let mut seen = self.separator.load(Ordering::Relaxed);
-        for &b in bytes.iter().take(4) {
-            if seen < 4 {
-                seen = if b == b"\r\n\r\n"[seen as usize] {
-                    seen + 1
-                } else {
-                    SEPARATOR_BROKEN
-                };
-            }
+        let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+        let (mut run, len) = unpack(self.separator.load(Ordering::Relaxed));
+        if len < 4 {
+            let blank = &bytes[..first.unwrap_or(bytes.len())];
+            let more = blank.len().min(4 - len);
+            run[len..len + more].copy_from_slice(&blank[..more]);
+            self.separator
+                .store(pack(&run[..len + more]), Ordering::Relaxed);
         }
-        self.separator.store(seen, Ordering::Relaxed);
-        if let Some(i) = bytes.iter().position(|b| !b.is_ascii_whitespace()) {
+        if let Some(i) = first {
             let pos = start + i as u64;
             self.record_start.store(pos, Ordering::Relaxed);
             self.between_records.store(false, Ordering::Relaxed);
@@ -602,5 +732,91 @@ impl WarcRead for ArchiveStream {
     /// Tells fastwarc not to sniff compression again: we already decode.
     fn is_stream_decoder(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    fn raw(bytes: &[u8]) -> Raw {
+        Raw::new(
+            Box::new(io::Cursor::new(bytes.to_vec())),
+            Arc::new(AtomicU64::new(0)),
+        )
+    }
+
+    fn member(name: Option<&str>, content: &[u8]) -> Vec<u8> {
+        let mut builder = flate2::GzBuilder::new();
+        if let Some(name) = name {
+            builder = builder.filename(name);
+        }
+        let mut enc = builder.write(Vec::new(), flate2::Compression::default());
+        enc.write_all(content).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn plain_resync_finds_a_version_line_at_a_line_start() {
+        // "junk\n" 0..5, a 1.2 line 5..15, a line without CR 15..24, "\n" 24, the record at 25.
+        let bytes = b"junk\nWARC/1.2\r\nWARC/1.0\n\nWARC/1.1\r\nrest";
+        let mut r = raw(bytes);
+        assert_eq!(resync(&mut r, false, 0).unwrap(), Some(25));
+        assert_eq!(r.offset(), 25);
+        assert_eq!(&r.fill_buf().unwrap()[..8], b"WARC/1.1");
+        // Not at a line start, or cut before its CRLF: nothing.
+        assert_eq!(resync(&mut raw(b"xWARC/1.0\r\n"), false, 0).unwrap(), None);
+        assert_eq!(resync(&mut raw(b"x\nWARC/1.0\r"), false, 0).unwrap(), None);
+    }
+
+    #[test]
+    fn gzip_resync_finds_a_member_that_starts_a_record() {
+        let not_warc = member(None, b"HTTP/1.1 200 OK\r\n\r\n");
+        let named = member(Some("r.warc"), b"WARC/1.0\r\nWARC-Type: response\r\n");
+        let garbage = b"\x1f\x8b\x08\x00garbage\x1f\x8b";
+        let bytes = [&garbage[..], &not_warc, &named].concat();
+        let at = (garbage.len() + not_warc.len()) as u64;
+        let mut r = raw(&bytes);
+        assert_eq!(resync(&mut r, true, 0).unwrap(), Some(at));
+        assert_eq!(r.offset(), at);
+        assert_eq!(resync(&mut raw(&not_warc), true, 0).unwrap(), None);
+        // The scan starts at `from`: the member at 0 is not seen from 1.
+        assert_eq!(resync(&mut raw(&named), true, 1).unwrap(), None);
+        assert_eq!(resync(&mut raw(&named), true, 0).unwrap(), Some(0));
+    }
+
+    #[test]
+    fn first_byte_filter_agrees_with_inflating() {
+        for level in [0, 1, 6, 9] {
+            for content in [
+                &b"WARC/1.0\r\n"[..],
+                b"WARC/1.1\r\nWARC-Type: x\r\n",
+                b"HTTP/1.1",
+            ] {
+                let mut enc =
+                    flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(level));
+                enc.write_all(content).unwrap();
+                let body = enc.finish().unwrap();
+                assert_eq!(
+                    may_start_with_w(&body),
+                    content[0] == b'W' || (body[0] >> 1) & 3 == 2,
+                    "level {level}: {content:?}"
+                );
+            }
+        }
+        assert!(!may_start_with_w(b"\x06")); // reserved block type
+        assert!(!may_start_with_w(b"\x00\x05\x00\x00\x00W")); // NLEN is not !LEN
+        assert!(may_start_with_w(b"\x01\x01\x00\xfe\xffW"));
+    }
+
+    #[test]
+    fn gzip_headers_with_optional_fields() {
+        let named = member(Some("a.warc"), b"x");
+        assert_eq!(gzip_body(&named).unwrap().len(), named.len() - 10 - 7);
+        assert_eq!(gzip_body(b"\x1f\x8b\x08\x08\0\0\0\0\0\0no-nul"), None);
+        assert_eq!(gzip_body(b"\x1f\x8b\x08\xe0\0\0\0\0\0\0data"), None);
+        assert_eq!(gzip_body(b"\x1f\x8b\x08\x04\0\0\0\0\0\0\xff\xff"), None);
     }
 }
