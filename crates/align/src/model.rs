@@ -228,6 +228,11 @@ pub struct TokenMatch {
     pub matched: Vec<Option<u32>>,
 }
 
+/// The longest template a model may hold, in tokens. Aligning a page costs up to its tokens
+/// times the template's (less where they agree), so a profile, which is untrusted input,
+/// may not make that product arbitrary; learned templates hold hundreds to a few thousand.
+pub const MAX_TEMPLATE_TOKENS: usize = 100_000;
+
 impl CompiledAlign {
     /// Interns the template.
     pub fn new(model: AlignModel) -> CompiledAlign {
@@ -374,9 +379,15 @@ impl Method for AlignMethod {
     }
 
     fn compile(&self, model: Option<AlignModel>) -> Result<CompiledAlign, MethodError> {
-        model
-            .map(CompiledAlign::new)
-            .ok_or_else(|| MethodError::new("the alignment method needs a learned template"))
+        let model = model
+            .ok_or_else(|| MethodError::new("the alignment method needs a learned template"))?;
+        if model.template.len() > MAX_TEMPLATE_TOKENS {
+            return Err(MethodError::new(format!(
+                "template of {} tokens, more than the limit of {MAX_TEMPLATE_TOKENS}",
+                model.template.len()
+            )));
+        }
+        Ok(CompiledAlign::new(model))
     }
 
     fn evidence(&self, compiled: &CompiledAlign, page: &PageInput<'_>) -> Verdict {

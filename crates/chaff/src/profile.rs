@@ -11,6 +11,24 @@
 //! version (they may mean something this reader cannot honour) and names the file and the
 //! position of any syntax or schema error. Writes are atomic: a crash leaves the old profile
 //! or the new one.
+//!
+//! # A profile is untrusted input
+//!
+//! A profile may come from anywhere, so reading and compiling one is bounded; each limit
+//! breached is a one-line error naming the profile (its file, or its site once loaded) and
+//! the limit, never a panic or a stack overflow:
+//!
+//! * the file: at most [`MAX_PROFILE_BYTES`] (64 MiB), checked from its metadata before it is
+//!   read (and again while reading); JSON nesting at most 128 levels (serde_json's limit);
+//! * suffix expressions (`chaff_suffix::clean`): at most 100,000 per model, 64 KiB each,
+//!   nesting at most 100 groups or repetitions deep, compiled NFA at most 64 MiB per
+//!   direction. They are matched by a lazy DFA (regex-automata's hybrid engine, whose
+//!   state cache is capped at 32 MiB per direction), so matching is linear in the text
+//!   whatever the expressions: no backtracking;
+//! * FOREST's XPath (`chaff_dom::xpath`): at most 16 KiB per expression and 100 levels of
+//!   nesting (brackets, parentheses, function arguments); evaluation has a work budget linear
+//!   in the document;
+//! * the alignment template (`chaff_align`): at most 100,000 tokens.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,6 +41,19 @@ use crate::Error;
 pub const FORMAT: &str = "chaff-profile";
 /// The profile format version this build writes and the newest it reads.
 pub const VERSION: u32 = 1;
+/// The largest profile read, in bytes (64 MiB); learned profiles are far smaller (536 KB for
+/// a shop site learned from 200 pages, see the README's hardening notes).
+pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
+
+fn too_large(origin: &str, bytes: u64) -> Error {
+    Error::Profile {
+        path: origin.to_string(),
+        message: format!(
+            "profile of {bytes} bytes is larger than the {} MiB limit",
+            MAX_PROFILE_BYTES >> 20
+        ),
+    }
+}
 
 /// Everything learned about one site.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,6 +96,9 @@ impl Profile {
             path: origin.to_string(),
             message,
         };
+        if text.len() as u64 > MAX_PROFILE_BYTES {
+            return Err(too_large(origin, text.len() as u64));
+        }
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| err(format!("not valid JSON ({e})")))?;
         let format = value.get("format").and_then(|f| f.as_str());
@@ -90,13 +124,25 @@ impl Profile {
         Ok(profile)
     }
 
-    /// Reads a profile file.
+    /// Reads a profile file of at most [`MAX_PROFILE_BYTES`].
     pub fn load(path: &Path) -> Result<Profile, Error> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Profile {
-            path: path.display().to_string(),
+        use std::io::Read;
+        let origin = path.display().to_string();
+        let cannot = |e: std::io::Error| Error::Profile {
+            path: origin.clone(),
             message: format!("cannot read: {e}"),
-        })?;
-        Profile::from_json(&text, &path.display().to_string())
+        };
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        let size = file.metadata().map_err(cannot)?.len();
+        if size > MAX_PROFILE_BYTES {
+            return Err(too_large(&origin, size));
+        }
+        // A file growing meanwhile, or a device, is still cut at the limit.
+        let mut text = String::new();
+        file.take(MAX_PROFILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(cannot)?;
+        Profile::from_json(&text, &origin)
     }
 
     /// The profile as pretty-printed JSON.

@@ -267,3 +267,79 @@ fn a_page_past_its_deadline_is_one_line_and_the_run_goes_on() {
     assert_eq!(mixed.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&mixed.stdout).contains("Words of a page"));
 }
+
+/// A WARC whose third gzip member (of five) is corrupt: `extract -o DIR` writes the pages
+/// before and after it, prints one error line naming the member's offset and where reading
+/// resumed, and exits 1 (output written, some input failed).
+#[test]
+fn a_corrupt_warc_record_mid_file_is_reported_and_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+        seed: 11,
+        site_index: 0,
+        pages: 5,
+        archive: None,
+        style: Some(chaff_synth::Style::Html5),
+        domain: Some("www.example.org".into()),
+    });
+    let mut bytes = Vec::new();
+    let mut records = Vec::new();
+    {
+        let mut w = WarcWriter::new(&mut bytes, WarcCompression::Gzip);
+        for p in &site.pages {
+            let head = [("Content-Type", "text/html; charset=utf-8")];
+            let http = build_response(200, "OK", &head, p.html.as_bytes());
+            records.push(w.write_response(&p.url, &http).unwrap());
+        }
+    }
+    let clean_warc = tmp.path().join("clean.warc.gz");
+    std::fs::write(&clean_warc, &bytes).unwrap();
+    let third = &records[2];
+    let mid = (third.offset + third.length / 2) as usize;
+    for b in &mut bytes[mid..mid + 8] {
+        *b ^= 0xa5;
+    }
+    let damaged = tmp.path().join("damaged.warc.gz");
+    std::fs::write(&damaged, &bytes).unwrap();
+
+    let clean = tmp.path().join("clean");
+    let o = extract_into(&clean, &clean_warc, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (expected, _) = files(&clean);
+    assert_eq!(expected.len(), 5);
+
+    let out = tmp.path().join("out");
+    let o = extract_into(&out, &damaged, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let line = err.lines().next().unwrap();
+    assert!(
+        line.contains(&format!(
+            "damaged.warc.gz: WARC damaged at byte offset {}: ",
+            third.offset
+        )) && line.ends_with(&format!(
+            "; reading resumes at byte offset {}",
+            records[3].offset
+        )),
+        "{line}"
+    );
+    let (got, temporary) = files(&out);
+    assert!(temporary.is_empty(), "{temporary:?}");
+    // Pages 1, 2, 4 and 5, as a clean run writes them.
+    assert_eq!(got.len(), 4, "{:?}", got.keys().collect::<Vec<_>>());
+    let mut missing: Vec<&String> = expected.keys().filter(|k| !got.contains_key(*k)).collect();
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    for (name, content) in &got {
+        assert_eq!(expected.get(name), Some(content), "{name}");
+    }
+    let slug = site.pages[2]
+        .url
+        .rsplit('/')
+        .find(|s| !s.is_empty())
+        .unwrap();
+    assert!(
+        missing.pop().unwrap().contains(slug),
+        "the third page is the one missing"
+    );
+}

@@ -75,8 +75,9 @@ pub enum CorpusError {
     },
 
     /// A WARC file is damaged: every record before the damage has been
-    /// yielded, nothing after it will be.
-    #[error("{}: WARC damaged at byte offset {offset}: {detail}; records after it were not read", path.display())]
+    /// yielded; reading goes on at the next record start after it when one
+    /// is found (`resume`).
+    #[error("{}: WARC damaged at byte offset {offset}: {detail}; {resume}", path.display())]
     WarcDamaged {
         /// The WARC file.
         path: PathBuf,
@@ -86,6 +87,8 @@ pub enum CorpusError {
         offset: String,
         /// What is wrong.
         detail: String,
+        /// Where reading goes on, if it does.
+        resume: WarcResume,
     },
 
     /// One WARC record could not be turned into a page; the next records are
@@ -147,6 +150,32 @@ fn size_limit(bytes: u64) -> String {
     }
 }
 
+/// What reading a WARC file does after damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarcResume {
+    /// Reading resumes at this byte offset: the next record start (for gzip
+    /// WARCs, the next gzip member that begins a record).
+    At(u64),
+    /// No record starts after the damage: the rest of the file is not read.
+    Nothing,
+    /// The damage is inside a gzip member that holds many records (a WARC
+    /// compressed whole, not one member per record), and no member starts
+    /// after it: the rest of the file cannot be read.
+    WholeGzip,
+}
+
+impl std::fmt::Display for WarcResume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WarcResume::At(offset) => write!(f, "reading resumes at byte offset {offset}"),
+            WarcResume::Nothing => f.write_str("no record starts after it, nothing more was read"),
+            WarcResume::WholeGzip => f.write_str(
+                "the file is one gzip stream, not one member per record, so reading cannot resume",
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +196,12 @@ mod tests {
             path: "x.warc.gz".into(),
             offset: "1234".into(),
             detail: "record declares 10 bytes but only 4 are present".into(),
+            resume: WarcResume::At(2000),
         };
-        assert!(!e.to_string().contains('\n'));
+        assert_eq!(
+            e.to_string(),
+            "x.warc.gz: WARC damaged at byte offset 1234: record declares 10 bytes but only 4 \
+             are present; reading resumes at byte offset 2000"
+        );
     }
 }

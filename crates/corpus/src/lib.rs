@@ -44,7 +44,7 @@ pub mod sink;
 pub mod site;
 pub mod warc;
 
-pub use error::CorpusError;
+pub use error::{CorpusError, WarcResume};
 pub use input::{
     DEFAULT_MAX_PAGE_BYTES, InputSpec, Media, Page, Pages, PagesOptions, expand_inputs, is_url,
 };

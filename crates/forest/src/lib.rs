@@ -61,6 +61,12 @@ pub enum ForestError {
     /// A stored wrapper is not a valid XPath.
     #[error(transparent)]
     XPath(#[from] chaff_dom::XPathError),
+    /// A stored wrapper is longer than [`model::MAX_XPATH_BYTES`].
+    #[error("XPath of {bytes} bytes is longer than the {} KiB limit", model::MAX_XPATH_BYTES >> 10)]
+    XPathTooLong {
+        /// Its length in bytes.
+        bytes: usize,
+    },
 }
 
 /// FOREST behind chaff's method seam: learns the wrapper from a site's pages and keeps, on a
@@ -122,7 +128,7 @@ impl Method for ForestMethod {
         let model = model.ok_or_else(|| MethodError::new("FOREST needs a learned wrapper"))?;
         model
             .compile()
-            .map_err(|e| MethodError::new(format!("wrapper {}: {e}", model.xpath)))
+            .map_err(|e| MethodError::new(format!("wrapper: {e}")))
     }
 
     fn evidence(&self, compiled: &CompiledForest, page: &PageInput<'_>) -> Verdict {
@@ -293,7 +299,12 @@ mod tests {
         })
         .expect("serialises");
         let err = DynMethod::compile(&method, Some(&json)).expect_err("bad XPath");
-        assert!(err.to_string().contains("wrapper //div["), "{err}");
+        // The expression is quoted once, by the XPath error (shortened when long).
+        assert!(
+            err.to_string()
+                .contains("wrapper: invalid XPath \"//div[\""),
+            "{err}"
+        );
         json["xpath"] = serde_json::Value::from(7);
         let err = DynMethod::compile(&method, Some(&json)).expect_err("bad JSON");
         assert!(err.to_string().contains("invalid model"), "{err}");

@@ -112,15 +112,29 @@ pub struct CompiledForest {
     dfs: Vec<u32>,
 }
 
+/// The longest wrapper XPath a model may hold, in bytes (16 KiB). A model can come from an
+/// untrusted profile; learned wrappers are a few hundred bytes. Nesting is capped by the
+/// parser ([`chaff_dom::xpath::MAX_DEPTH`], 100 levels) and evaluation by its work budget.
+pub const MAX_XPATH_BYTES: usize = 16 << 10;
+
+/// Parses a wrapper of at most [`MAX_XPATH_BYTES`].
+fn parse_wrapper(expr: &str) -> Result<XPath, ForestError> {
+    if expr.len() > MAX_XPATH_BYTES {
+        return Err(ForestError::XPathTooLong { bytes: expr.len() });
+    }
+    Ok(XPath::parse(expr)?)
+}
+
 impl ForestModel {
-    /// Parses the model's expressions.
+    /// Parses the model's expressions (each at most [`MAX_XPATH_BYTES`], nested at most
+    /// [`chaff_dom::xpath::MAX_DEPTH`] deep).
     pub fn compile(&self) -> Result<CompiledForest, ForestError> {
         Ok(CompiledForest {
-            xpath: XPath::parse(&self.xpath)?,
+            xpath: parse_wrapper(&self.xpath)?,
             relaxed: self
                 .relaxed_xpath
                 .as_deref()
-                .map(XPath::parse)
+                .map(parse_wrapper)
                 .transpose()?,
             dfs: {
                 let mut d = self.dfs.clone();

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use regex_automata::hybrid::dfa::{Cache, DFA, OverlappingState};
 use regex_automata::nfa::thompson;
+use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternID};
 
 /// A compiled set of cleaning expressions.
@@ -62,12 +63,66 @@ impl std::fmt::Debug for Cleaner {
     }
 }
 
+/// An error and its causes on one line, at most 300 characters: a syntax error quotes the
+/// pattern over several lines, its reason on the line starting `error:`.
+fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = Vec::new();
+    let mut next = Some(e);
+    while let Some(e) = next {
+        let text = e.to_string();
+        let reason = text
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("error:"));
+        parts.push(reason.map_or_else(
+            || text.split_whitespace().collect::<Vec<_>>().join(" "),
+            str::to_string,
+        ));
+        next = e.source();
+    }
+    parts.join(": ").chars().take(300).collect()
+}
+
 /// Lazy DFA cache per direction and thread; large pattern sets need room to stay fast.
 const CACHE_BYTES: usize = 32 << 20;
 
+/// The most expressions one cleaner compiles. Expressions come from site profiles, which
+/// are untrusted input; learned models hold hundreds to a few thousand.
+pub const MAX_EXPRESSIONS: usize = 100_000;
+/// The longest expression compiled, in bytes (64 KiB).
+pub const MAX_EXPRESSION_BYTES: usize = 64 << 10;
+/// How deeply groups and repetitions may nest in an expression (regex-syntax's parser is
+/// not recursive, but its consumers are; learned expressions nest two or three levels).
+pub const MAX_NESTING: u32 = 100;
+/// The largest compiled NFA of a cleaner, per direction, in bytes (64 MiB): counted
+/// repetitions (`(a{1000}){1000}`) and large Unicode classes are refused here rather than
+/// built. Matching is by a lazy DFA whose state cache is capped ([`CACHE_BYTES`]), in time
+/// linear in the text: the engines never backtrack.
+pub const MAX_NFA_BYTES: usize = 64 << 20;
+
 impl Cleaner {
-    /// Compiles the expressions.
+    /// Compiles the expressions: at most [`MAX_EXPRESSIONS`] of at most
+    /// [`MAX_EXPRESSION_BYTES`] each, nesting at most [`MAX_NESTING`] deep, into NFAs of at
+    /// most [`MAX_NFA_BYTES`]; the error names the limit passed.
     pub fn new<S: AsRef<str>>(expressions: &[S]) -> Result<Cleaner, String> {
+        if expressions.len() > MAX_EXPRESSIONS {
+            return Err(format!(
+                "{} cleaning expressions, more than the limit of {MAX_EXPRESSIONS}",
+                expressions.len()
+            ));
+        }
+        if let Some((i, e)) = expressions
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.as_ref().len() > MAX_EXPRESSION_BYTES)
+        {
+            return Err(format!(
+                "cleaning expression {} is {} bytes long, more than the limit of {} KiB",
+                i + 1,
+                e.as_ref().len(),
+                MAX_EXPRESSION_BYTES >> 10
+            ));
+        }
         if expressions.is_empty() {
             return Ok(Cleaner {
                 engines: None,
@@ -81,15 +136,27 @@ impl Cleaner {
                 .match_kind(MatchKind::All)
                 .cache_capacity(CACHE_BYTES)
         };
+        let syntax = || syntax::Config::new().nest_limit(MAX_NESTING);
+        let nfa = || thompson::Config::new().nfa_size_limit(Some(MAX_NFA_BYTES));
+        let failed = |e: regex_automata::hybrid::BuildError| {
+            format!(
+                "cannot compile cleaning expressions (limits: nesting {MAX_NESTING}, NFA {} MiB): {}",
+                MAX_NFA_BYTES >> 20,
+                one_line(&e)
+            )
+        };
         let forward = DFA::builder()
             .configure(config())
+            .syntax(syntax())
+            .thompson(nfa())
             .build_many(&patterns)
-            .map_err(|e| format!("cannot compile cleaning expressions: {e}"))?;
+            .map_err(failed)?;
         let reverse = DFA::builder()
             .configure(config().starts_for_each_pattern(true))
-            .thompson(thompson::Config::new().reverse(true))
+            .syntax(syntax())
+            .thompson(nfa().reverse(true))
             .build_many(&patterns)
-            .map_err(|e| format!("cannot compile cleaning expressions: {e}"))?;
+            .map_err(failed)?;
         Ok(Cleaner {
             engines: Some((forward, reverse)),
             caches: Mutex::new(Vec::new()),

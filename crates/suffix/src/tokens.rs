@@ -66,13 +66,21 @@ impl TokenizerSpec {
         self
     }
 
-    /// Compiles the spec.
+    /// Compiles the spec (the token regex within [`crate::clean::MAX_NFA_BYTES`] compiled,
+    /// [`TOKEN_DFA_BYTES`] of lazy DFA cache, [`crate::clean::MAX_NESTING`] levels).
     pub fn compile(&self) -> Result<Tokenizer, String> {
         let kind = if self.token == r"\S+" {
             TokenizerKind::Whitespace
         } else {
+            // The regex crate's engines are linear-time; its limits, set out here, bound
+            // what a hostile token regex can make it build.
             TokenizerKind::Regex(
-                regex::Regex::new(&self.token).map_err(|e| format!("invalid token regex: {e}"))?,
+                regex::RegexBuilder::new(&self.token)
+                    .size_limit(crate::clean::MAX_NFA_BYTES)
+                    .dfa_size_limit(TOKEN_DFA_BYTES)
+                    .nest_limit(crate::clean::MAX_NESTING)
+                    .build()
+                    .map_err(|e| format!("invalid token regex: {e}"))?,
             )
         };
         Ok(Tokenizer {
@@ -91,6 +99,9 @@ impl TokenizerSpec {
         format!("(?:{}|$)", self.separator)
     }
 }
+
+/// The lazy DFA cache of a token regex, in bytes (the regex crate's default, 2 MiB).
+pub const TOKEN_DFA_BYTES: usize = 2 << 20;
 
 fn derive_separator(token: &str) -> Result<String, String> {
     if token == r"\S+" {

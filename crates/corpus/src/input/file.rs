@@ -16,7 +16,7 @@ use crate::warc::{WarcPages, is_warc_name};
 /// What a file turned out to be.
 pub(crate) enum Opened {
     Page(Page),
-    Warc(WarcPages),
+    Warc(Box<WarcPages>),
 }
 
 /// Opens a file found or named, and reads it as a page or starts reading it
@@ -58,7 +58,7 @@ pub(crate) fn open_stream(
         let pages = WarcPages::from_reader(Box::new(reader), path.to_path_buf())?
             .with_max_page_bytes(max_page_bytes)
             .with_folder(folder);
-        return Ok(Opened::Warc(pages));
+        return Ok(Opened::Warc(Box::new(pages)));
     }
 
     let source = path.display().to_string();

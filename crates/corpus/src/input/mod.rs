@@ -189,7 +189,7 @@ impl Pages {
         match opened {
             Ok(file::Opened::Page(page)) => Some(Ok(page)),
             Ok(file::Opened::Warc(pages)) => {
-                self.stack.push(Work::Warc(Box::new(pages)));
+                self.stack.push(Work::Warc(pages));
                 None
             }
             Err(e) => Some(Err(e)),
