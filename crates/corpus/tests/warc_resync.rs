@@ -447,3 +447,22 @@ proptest! {
         }
     }
 }
+
+/// Found by the `warc_reader` fuzz target: a `WARC-Block-Digest` whose fifth byte falls
+/// inside a multi-byte character panicked on a string slice. Such a digest is no SHA-1 one
+/// and is ignored; the record is read.
+#[test]
+fn a_digest_header_with_non_ascii_bytes_is_ignored_not_a_panic() {
+    let (bytes, _) = archive(WarcCompression::None, 2);
+    let text = String::from_utf8(bytes).unwrap();
+    let first = text.find("WARC-Target-URI").unwrap();
+    let odd = format!(
+        "{}WARC-Block-Digest: sha1€:X\r\n{}",
+        &text[..first],
+        &text[first..]
+    );
+    let (items, messages) = run(odd.into_bytes());
+    assert!(messages.is_empty(), "{messages:?}");
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0].as_ref().map(|p| p.0.as_str()), Ok("one"));
+}

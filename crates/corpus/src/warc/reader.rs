@@ -403,7 +403,7 @@ impl WarcPages {
             .headers()
             .get(WarcHeader::WarcBlockDigest)
             .map(|d| d.trim().to_string())
-            .filter(|d| d.len() > 5 && d[..5].eq_ignore_ascii_case("sha1:"));
+            .filter(|d| d.len() > 5 && d.as_bytes()[..5].eq_ignore_ascii_case(b"sha1:"));
         // Blocks not kept are hashed as they are read (they are small: requests,
         // metadata); pages' blocks only when a check is needed.
         let mut hasher = (!wanted && digest.is_some()).then(Sha1::new);
