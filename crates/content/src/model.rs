@@ -16,37 +16,35 @@ use crate::site;
 use crate::units::{self, Units};
 
 /// The threshold `--favor-precision` selects, chosen on held-out Dragnet training pages
-/// (five site-disjoint folds, each extracted by the model trained without its sites; 966
-/// pages, 4-gram shingles): the lowest of 0.1, 0.15 ... 0.75 that raises precision by at
-/// least 0.035 over the default 0.4. There precision went from 0.897 to 0.932, recall from
-/// 0.940 to 0.899, F1 from 0.918 to 0.915. (On folds 1 and 3 alone the same rule gives
-/// 0.75: 0.7 raised precision by 0.034 there; the five folds' point is kept.)
-pub const FAVOR_PRECISION_THRESHOLD: f32 = 0.7;
-/// The threshold `--favor-recall` keeps a text node at, with [`FAVOR_RECALL_WIDEN`]: the
-/// model's own 0.4, each node on its own, and a run of nodes at or above 0.03 that holds a
-/// kept node kept with it (hysteresis, [`runs`]). Chosen on held-out Dragnet training pages
-/// (sites dealt to five folds; folds 1 and 3, 378 pages, each extracted by the model trained
-/// without its sites; 4-gram shingles; `favor_eval.py --choose --folds 1,3`) by the rule: the
-/// setting of highest recall whose F1 stays within 0.02 of the default's, over node and
-/// block-max decisions at 0.1 to 0.75 and hysteresis from 0.3, 0.4 or 0.5 down to 0.02 to
-/// 0.25 under both decisions. Default P 0.881, R 0.933, F1 0.906; this point P 0.821,
-/// R 0.967, F1 0.888. Lowering the threshold buys less recall for the same F1 (node 0.15:
-/// R 0.958, F1 0.887; block-max 0.2, the previous point: R 0.958, F1 0.891): a node the model
-/// doubts (a date line, a heading, a list of links inside the article, the first lines of a
-/// comment under it) is kept when it joins the kept text without a confident template node
-/// between, and template far from the article stays out however unsure the model is of it.
-/// Also measured on held-out fold 1 (153 pages; default R 0.941, P 0.890, F1 0.915) and
-/// dropped: filling the gaps between kept nodes (all nodes at or above 0.02 between two kept
-/// ones) R 0.953, P 0.873, F1 0.911; a threshold of 0.05 inside the deepest element holding 90%
-/// of the kept words R 0.967, P 0.858, F1 0.909; a block kept whole when 30% of its words
-/// are kept R 0.946, P 0.888, F1 0.916; hysteresis 0.4 down to 0.03 there R 0.980, P 0.826,
-/// F1 0.896 (from the per-node probabilities the lab dumps, texts of kept nodes joined; within
-/// 0.0005 of the extracted texts where both exist).
-pub const FAVOR_RECALL_THRESHOLD: f32 = 0.4;
-/// The decision `--favor-recall` takes: each text node on its own.
-pub const FAVOR_RECALL_DECIDE: Decide = Decide::Node;
-/// What `--favor-recall` adds to the threshold's decision: hysteresis down to 0.03.
-pub const FAVOR_RECALL_WIDEN: Widen = Widen::Runs { low: 0.03 };
+/// (`favor_eval.py --choose`: the training split's sites dealt to five folds, each fold's 174
+/// to 242 pages extracted by the model trained without its sites, 966 pages in all, scored
+/// together with 4-gram shingles, the comment detector on as it ships): the lowest node
+/// threshold of 0.1, 0.15 ... 0.9 that raises precision by at least 0.035 over the default
+/// 0.4 with F1 within 0.02 of the default's. There precision went from 0.908 to 0.945,
+/// recall from 0.938 to 0.888, F1 from 0.923 to 0.915 (0.7, the point before the comment
+/// detector, raised precision by 0.033 once comments were kept apart).
+pub const FAVOR_PRECISION_THRESHOLD: f32 = 0.75;
+/// The threshold `--favor-recall` keeps a text node at, with [`FAVOR_RECALL_DECIDE`] and
+/// [`FAVOR_RECALL_WIDEN`]: a block is kept whole when one of its text nodes reaches 0.3, and
+/// a run of nodes at or above 0.05 that holds a kept node is kept with it (hysteresis,
+/// [`runs`]). Chosen on the same five held-out folds by the rule: the setting of highest
+/// recall whose F1 stays within 0.02 of the default's, over node and block-max decisions at
+/// 0.1 to 0.9 and hysteresis from 0.3, 0.4 or 0.5 down to 0.02 to 0.25 under both decisions.
+/// Default P 0.908, R 0.938, F1 0.923; this point P 0.850, R 0.967, F1 0.905. The point
+/// before (node 0.4 with hysteresis to 0.03, chosen on folds 1 and 3 without the comment
+/// detector) gave R 0.967, F1 0.907 on the five folds. A node the model doubts (a date line,
+/// a heading, a list of links inside the article) is kept when it joins the kept text
+/// without a confident template node between, and template far from the article stays out
+/// however unsure the model is of it. Also measured on held-out fold 1 (153 pages; default
+/// R 0.941, P 0.890, F1 0.915) and dropped: filling the gaps between kept nodes (all nodes
+/// at or above 0.02 between two kept ones) R 0.953, P 0.873, F1 0.911; a threshold of 0.05
+/// inside the deepest element holding 90% of the kept words R 0.967, P 0.858, F1 0.909; a
+/// block kept whole when 30% of its words are kept R 0.946, P 0.888, F1 0.916.
+pub const FAVOR_RECALL_THRESHOLD: f32 = 0.3;
+/// The decision `--favor-recall` takes: a text node on the largest probability in its block.
+pub const FAVOR_RECALL_DECIDE: Decide = Decide::BlockMax;
+/// What `--favor-recall` adds to the threshold's decision: hysteresis down to 0.05.
+pub const FAVOR_RECALL_WIDEN: Widen = Widen::Runs { low: 0.05 };
 
 /// The `format` field of every content model.
 pub const FORMAT: &str = "chaff-content-model";
