@@ -1,7 +1,8 @@
 //! `chaff-lab fuzz-seeds`: writes the seed corpora of every fuzz target of `fuzz/` into
 //! `OUT/<target>/`: pages from `../shared/datasets` (or `$CHAFF_SHARED/datasets`) when
 //! present, synthetic sites, profiles learned from them, WARC and JSON Lines streams of their
-//! pages, the small hostile inputs, selectors, XPaths, robots.txt files, sitemaps and feeds.
+//! pages, the small hostile inputs, selectors, XPaths, robots.txt files, sitemaps, feeds and
+//! raw HTTP requests to the server.
 //! Built at run time (by `.ci/fuzz.sh`), never committed.
 
 use std::io::{Read, Write};
@@ -155,6 +156,11 @@ pub fn run(args: FuzzSeedsArgs) -> anyhow::Result<Status> {
         put("xpath", &format!("xp-{i:03}"), x.as_bytes())?;
     }
 
+    // Requests to the server: every route, pages raw and as JSON, chunked bodies, a learn.
+    for (i, raw) in server_requests(&pages, &sites).iter().enumerate() {
+        put("server_request", &format!("req-{i:03}"), raw)?;
+    }
+
     // Robots files, sitemaps and feeds (the first byte picks the parser).
     for (i, r) in ROBOTS.iter().enumerate() {
         put(
@@ -263,6 +269,77 @@ fn shared_pages(wanted: usize) -> Vec<(String, Vec<u8>)> {
             };
             out.push((format!("https://seed.example/{}", out.len()), bytes));
         }
+    }
+    out
+}
+
+/// Raw HTTP/1.1 requests of every kind `chaff serve` answers.
+fn server_requests(pages: &[(String, Vec<u8>)], sites: &[chaff_synth::SynthSite]) -> Vec<Vec<u8>> {
+    let request = |method: &str, target: &str, kind: Option<&str>, body: &[u8]| {
+        let mut r = format!("{method} {target} HTTP/1.1\r\nHost: localhost\r\n");
+        if let Some(kind) = kind {
+            r += &format!("Content-Type: {kind}\r\nContent-Length: {}\r\n", body.len());
+        }
+        r += "\r\n";
+        [r.as_bytes(), body].concat()
+    };
+    let mut out = Vec::new();
+    for target in [
+        "/healthz",
+        "/metrics",
+        "/openapi.json",
+        "/v1/sites",
+        "/v1/pages",
+        "/",
+        "/x",
+    ] {
+        out.push(request("GET", target, None, b""));
+    }
+    for (i, (url, html)) in pages.iter().take(12).enumerate() {
+        let html = &html[..html.len().min(16 << 10)];
+        let format = ["text", "markdown", "html", "json", "xml", "tei"][i % 6];
+        let target = format!(
+            "/v1/extract?url={url}&format={format}&labels={}",
+            i % 2 == 0
+        );
+        out.push(request("POST", &target, Some("text/html"), html));
+        let text = String::from_utf8_lossy(html);
+        let json = serde_json::json!({"html": text, "url": url, "format": format, "menu": i % 3 == 0,
+            "threshold": 0.5, "classifier": if i % 4 == 0 { "pagelevel" } else { "content" }});
+        let route = ["/v1/extract", "/v1/segment", "/v1/inspect"][i % 3];
+        out.push(request(
+            "POST",
+            route,
+            Some("application/json"),
+            json.to_string().as_bytes(),
+        ));
+    }
+    if let Some((url, html)) = pages.first() {
+        let html = &html[..html.len().min(4 << 10)];
+        let mut chunked = format!(
+            "POST /v1/extract?url={url} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/html\r\n\
+             Transfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+            html.len()
+        )
+        .into_bytes();
+        chunked.extend_from_slice(html);
+        chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+        out.push(chunked);
+    }
+    if let Some(site) = sites.first() {
+        let learn: Vec<serde_json::Value> = site
+            .pages
+            .iter()
+            .take(4)
+            .map(|p| serde_json::json!({"url": p.url, "html": p.html.chars().take(6000).collect::<String>()}))
+            .collect();
+        let body = serde_json::Value::from(learn).to_string();
+        out.push(request(
+            "POST",
+            "/v1/learn",
+            Some("application/json"),
+            body.as_bytes(),
+        ));
     }
     out
 }
