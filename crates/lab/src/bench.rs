@@ -10,6 +10,8 @@
 //!   beside the parse time per page.
 //! * `bench dedup`: near-duplicate signatures of a million synthetic texts, their index and
 //!   `Seen` with URL keys: time per stage and peak memory (`crate::dedup_bench`).
+//! * `bench output`: what metadata and structured output (Markdown with front matter) add
+//!   to extraction on one thread, in thread CPU time.
 //!
 //! Timing lives here, never in tests.
 
@@ -55,6 +57,22 @@ enum What {
     /// The hostile inputs of the hardening issue through the shipping `chaff extract`, one
     /// child process each: time and peak memory against the bounds, with a verdict.
     Adversarial(crate::adversarial::AdversarialBench),
+    /// What metadata and structure add on one core: pages extracted to plain text, against
+    /// the same pages with their metadata read and Markdown with front matter rendered.
+    Output(OutputBench),
+}
+
+#[derive(Args)]
+struct OutputBench {
+    /// Pages to extract (files, folders, WARCs; `.gz` pages are read).
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Stop reading once this many bytes of pages are in.
+    #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
+    budget: u64,
+    /// Rounds of each pass, interleaved; the least CPU time of each is kept.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
 }
 
 #[derive(Args)]
@@ -151,6 +169,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<Status> {
         What::Site(b) => site(b),
         What::Dedup(b) => crate::dedup_bench::bench(b),
         What::Adversarial(b) => crate::adversarial::bench(b),
+        What::Output(b) => output(b),
     }
 }
 
@@ -351,6 +370,67 @@ fn extract(b: CleanBench) -> anyhow::Result<Status> {
         mb / all
     )?;
     outln!("  peak memory {}", peak_memory())?;
+    Ok(Status::Ok)
+}
+
+/// The CPU time this thread has used, in seconds: unlike wall time, untouched by other
+/// processes sharing the machine.
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec it is given, which lives on this stack.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
+    } else {
+        f64::NAN
+    }
+}
+
+/// `chaff-lab bench output`: on one thread, each page extracted to its plain text (what
+/// every extraction computes), then the same extraction with the metadata read and Markdown
+/// with YAML front matter rendered (headings, lists, tables, code); thread CPU time of each
+/// pass, least of the rounds, and the share the second adds.
+fn output(b: OutputBench) -> anyhow::Result<Status> {
+    let ex = Extractor::builder().front_matter(true).build()?;
+    let pages = read_pages(&b.inputs, b.budget)?;
+    let mb = pages.iter().map(|p| p.bytes.len() as f64).sum::<f64>() / 1e6;
+    let failed = std::cell::Cell::new(0usize);
+    let pass = |full: bool| -> f64 {
+        let start = thread_cpu_seconds();
+        let mut out = 0usize;
+        failed.set(0);
+        for p in &pages {
+            let Ok(e) = ex.extract(&p.bytes, p.url.as_deref()) else {
+                failed.set(failed.get() + 1);
+                continue;
+            };
+            out += e.text().len();
+            if full {
+                out += std::hint::black_box(e.metadata()).authors.len();
+                out += e.markdown().len();
+            }
+        }
+        std::hint::black_box(out);
+        thread_cpu_seconds() - start
+    };
+    let (mut text, mut full) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..b.rounds.max(1) {
+        text = text.min(pass(false));
+        full = full.min(pass(true));
+    }
+    outln!(
+        "output: {} pages ({} not extracted), {mb:.1} MB of HTML, one thread (thread CPU time, least of {} rounds)",
+        pages.len(),
+        failed.get(),
+        b.rounds.max(1)
+    )?;
+    outln!(
+        "  plain text: {text:.2} s; with metadata and Markdown + front matter: {full:.2} s; added {:.1}%",
+        (full / text - 1.0) * 100.0
+    )?;
     Ok(Status::Ok)
 }
 
