@@ -1,4 +1,4 @@
-"""Metadata (title, author, date) of `chaff extract` on wcxb-dev, scored by the reference
+"""Metadata (title, author, date, page type) of `chaff extract` on wcxb-dev, scored by the reference
 scorer's metadata_scores (../shared/tools/score.py): exact and lenient match rates over pages
 whose gold has the field, and how often a value is given where the gold has none.
 
@@ -46,6 +46,13 @@ def main():
     for f, s in res.items():
         print(f"{f:<7} exact {pct(s['exact'])}  lenient {pct(s['lenient'])}  (n={s['n']})   "
               f"given where the gold has none {pct(s['fp'])} (n={s['n_null']})")
+    # Page type (WCXB's seven): the markup's type where it states one; no classifier yet.
+    typed = [(p.meta.get("page_type"), by_line.get(i + 1, {}).get("page_type"))
+             for i, p in enumerate(pages) if p.meta.get("page_type")]
+    right = sum(g == v for g, v in typed)
+    given = sum(v is not None for _, v in typed)
+    print(f"page_type exact {pct(right / len(typed))} (n={len(typed)}), given on {pct(given / len(typed))}, "
+          f"right where given {pct(right / given if given else None)}")
 
 
 if __name__ == "__main__":
