@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(page) = chaff::extract(data, Some("https://example.org/fuzz/page.html")) else {
         return;
     };
-    for format in [Format::Text, Format::Markdown, Format::Html, Format::Json] {
+    for format in Format::ALL {
         let _ = page.render(format);
         let _ = page.record(format);
     }
