@@ -260,6 +260,7 @@ fn build(
         tokens: Cell::new(0),
         max_nodes: opts.node_budget.limit(source_len),
         stopped: Cell::new(None),
+        in_text: Cell::new(false),
     };
     let stopped = |why: Option<Stopped>| match why {
         None => Ok(()),
@@ -336,6 +337,13 @@ struct DepthGuard<'a> {
     max_nodes: usize,
     /// Why the tree was stopped, if it was.
     stopped: Cell<Option<Stopped>>,
+    /// The tree builder is in its text mode (the content of a `<script>`, `<title>`,
+    /// `<textarea>`…): the next end tag is the one that ends it and always reaches the tree
+    /// builder, even when an element of that name was dropped deeper up the page. Swallowing
+    /// it left the tree builder in text mode while the tokenizer read markup again, and
+    /// html5ever panicked on the next start tag ("impossible case in Text mode"); found by
+    /// the `html_extract` fuzz target.
+    in_text: Cell<bool>,
 }
 
 /// Why [`DepthGuard`] stopped building the tree.
@@ -390,7 +398,7 @@ impl TokenSink for DepthGuard<'_> {
                 }
                 return TokenSinkResult::Continue;
             }
-            if tag.kind == EndTag {
+            if tag.kind == EndTag && !self.in_text.get() {
                 let mut dropped = self.dropped.borrow_mut();
                 if let Some((_, count)) = dropped.iter_mut().find(|(n, c)| *c > 0 && *n == tag.name)
                 {
@@ -404,7 +412,14 @@ impl TokenSink for DepthGuard<'_> {
         {
             self.tree_builder.sink.begin_tag(tag);
         }
-        self.tree_builder.process_token(token, line_number)
+        let end_tag = matches!(&token, TagToken(tag) if tag.kind == EndTag);
+        let result = self.tree_builder.process_token(token, line_number);
+        match result {
+            TokenSinkResult::RawData(_) | TokenSinkResult::Plaintext => self.in_text.set(true),
+            _ if end_tag => self.in_text.set(false),
+            _ => {}
+        }
+        result
     }
 
     fn end(&self) {
