@@ -331,7 +331,9 @@ impl Writer<'_> {
 
     fn pop(&mut self) {
         let Some(f) = self.frames.pop() else { return };
-        self.pending_space = matches!(f.kind, Kind::Inline) && self.pending_space;
+        if f.kind != Kind::Inline {
+            self.pending_space = false;
+        }
         if f.name.is_empty() {
             return;
         }
@@ -345,18 +347,16 @@ impl Writer<'_> {
         self.out.push_str("</");
         self.out.push_str(f.name);
         self.out.push('>');
-        if !matches!(f.kind, Kind::Inline) {
-            self.pending_space = false;
-        }
     }
 
     /// The innermost element written (transparent frames skipped).
+    fn written(&self) -> Option<&Frame> {
+        self.frames.iter().rev().find(|f| !f.name.is_empty())
+    }
+
+    /// What the innermost element written may hold.
     fn context(&self) -> Kind {
-        self.frames
-            .iter()
-            .rev()
-            .find(|f| !f.name.is_empty())
-            .map_or(Kind::Container, |f| f.kind)
+        self.written().map_or(Kind::Container, |f| f.kind)
     }
 
     fn in_code(&self) -> bool {
@@ -430,11 +430,7 @@ impl Writer<'_> {
     }
 
     fn top_written_is(&self, name: &str) -> bool {
-        self.frames
-            .iter()
-            .rev()
-            .find(|f| !f.name.is_empty())
-            .is_some_and(|f| f.name == name)
+        self.written().is_some_and(|f| f.name == name)
     }
 
     /// Where a synthetic element opened now closes: with the innermost block around it
@@ -480,10 +476,7 @@ impl Writer<'_> {
         match tag {
             "br" => {
                 let has_text = self
-                    .frames
-                    .iter()
-                    .rev()
-                    .find(|f| !f.name.is_empty())
+                    .written()
                     .is_some_and(|f| self.out.len() > f.content_at);
                 if in_text && has_text {
                     self.out.push_str("<lb/>");

@@ -59,20 +59,7 @@ enum What {
     Adversarial(crate::adversarial::AdversarialBench),
     /// What metadata and structure add on one core: pages extracted to plain text, against
     /// the same pages with their metadata read and Markdown with front matter rendered.
-    Output(OutputBench),
-}
-
-#[derive(Args)]
-struct OutputBench {
-    /// Pages to extract (files, folders, WARCs; `.gz` pages are read).
-    #[arg(required = true, value_name = "INPUT")]
-    inputs: Vec<String>,
-    /// Stop reading once this many bytes of pages are in.
-    #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
-    budget: u64,
-    /// Rounds of each pass, interleaved; the least CPU time of each is kept.
-    #[arg(long, default_value_t = 3)]
-    rounds: usize,
+    Output(TimedPages),
 }
 
 #[derive(Args)]
@@ -133,13 +120,20 @@ struct CleanBench {
     /// The profile to extract with.
     #[arg(long, short)]
     profile: std::path::PathBuf,
-    /// Pages to extract.
+    #[command(flatten)]
+    pages: TimedPages,
+}
+
+/// The pages a timing bench extracts, and how often.
+#[derive(Args)]
+struct TimedPages {
+    /// Pages to extract (files, folders, WARCs; `.gz` pages are read).
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
     /// Stop reading once this many bytes of pages are in.
     #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
     budget: u64,
-    /// Repeat the single-threaded pass this many times and keep the best.
+    /// Repeat each single-threaded pass this many times and keep the best.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
 }
@@ -339,14 +333,14 @@ fn extract(b: CleanBench) -> anyhow::Result<Status> {
     let ex = Extractor::builder()
         .profile_for_every_page(profile)
         .build()?;
-    let pages = read_pages(&b.inputs, b.budget)?;
+    let pages = read_pages(&b.pages.inputs, b.pages.budget)?;
     let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
     let mb = bytes as f64 / 1e6;
     let one = |p: &Page| -> anyhow::Result<usize> {
         Ok(ex.extract(&p.bytes, p.url.as_deref())?.text().len())
     };
     let mut best = f64::INFINITY;
-    for _ in 0..b.rounds.max(1) {
+    for _ in 0..b.pages.rounds.max(1) {
         let t = Instant::now();
         let mut out = 0usize;
         for p in &pages {
@@ -393,7 +387,7 @@ fn thread_cpu_seconds() -> f64 {
 /// every extraction computes), then the same extraction with the metadata read and Markdown
 /// with YAML front matter rendered (headings, lists, tables, code); thread CPU time of each
 /// pass, least of the rounds, and the share the second adds.
-fn output(b: OutputBench) -> anyhow::Result<Status> {
+fn output(b: TimedPages) -> anyhow::Result<Status> {
     let ex = Extractor::builder().front_matter(true).build()?;
     let pages = read_pages(&b.inputs, b.budget)?;
     let mb = pages.iter().map(|p| p.bytes.len() as f64).sum::<f64>() / 1e6;
