@@ -1,6 +1,8 @@
 //! What extraction returns for a page: its content in every format, the labels, each
 //! method's evidence, a confidence, and whether the page has main content at all.
 
+use chaff_content::page_classifier::{self, PageClassifier, PageFacts};
+use chaff_content::pagetype::TYPES;
 use chaff_core::{Labels, Role, Scope, SiteVerdict, Verdict};
 use chaff_dom::{Document, TextView};
 use chaff_extract::{Format, PageMeta};
@@ -203,10 +205,47 @@ impl Extraction {
     }
 
     /// What the page's markup says about it (headline, authors, dates, site, language...),
-    /// each value with its source; read on first use.
+    /// each value with its source, and the page's type as the page-type classifier
+    /// ([`chaff_content::page_classifier`]) predicts it from the whole page, the markup's
+    /// own statement of a type included (source `model`); read on first use.
     pub fn metadata(&self) -> &chaff_meta::Metadata {
-        self.metadata
-            .get_or_init(|| chaff_meta::extract(&self.doc, self.url.as_deref()))
+        self.metadata.get_or_init(|| {
+            let mut m = chaff_meta::extract(&self.doc, self.url.as_deref());
+            let (numeric, words) = self.page_type_input_of(&m);
+            let p = PageClassifier::builtin().probabilities(&numeric, &words);
+            let kind = page_classifier::best(&p).0;
+            m.page_type = chaff_meta::PageType::from_name(TYPES[usize::from(kind)]);
+            m.sources.insert("page_type", chaff_meta::Source::Model);
+            m
+        })
+    }
+
+    /// What the page-type classifier reads of this page: its numeric facts and its words
+    /// ([`page_classifier::features`], [`page_classifier::tokens`]). The research harness
+    /// trains the classifier on these, so training sees pages exactly as extraction does.
+    pub fn page_type_input(&self) -> (Vec<f32>, Vec<String>) {
+        self.page_type_input_of(&chaff_meta::extract(&self.doc, self.url.as_deref()))
+    }
+
+    fn page_type_input_of(&self, markup: &chaff_meta::Metadata) -> (Vec<f32>, Vec<String>) {
+        let facts = PageFacts {
+            doc: &self.doc,
+            url: self.url.as_deref(),
+            main_text: &self.text,
+            confidence: self.confidence,
+            has_comments: self.comments.is_some(),
+            markup_type: markup.page_type.map(chaff_meta::PageType::name),
+            has_authors: !markup.authors.is_empty(),
+            has_published: markup.published.is_some(),
+            has_modified: markup.modified.is_some(),
+            has_tags: !markup.tags.is_empty() || !markup.categories.is_empty(),
+            page_title: markup.page_title.as_deref(),
+            description: markup.description.as_deref(),
+        };
+        (
+            page_classifier::features(&facts),
+            page_classifier::tokens(&facts),
+        )
     }
 
     /// The language of the extracted text ([`crate::language::detect`]: identified from

@@ -7,7 +7,8 @@
 //! [`site`] adds what the site's methods said of the node, when a profile applies (missing
 //! otherwise, so one model serves both cases); [`gbdt`] is the gradient-boosted tree
 //! ensemble; [`train`] is the recipe from labelled pages to a stored [`ContentModel`];
-//! [`model`] applies it ([`ContentMethod`]).
+//! [`model`] applies it ([`ContentMethod`]). [`page_classifier`] is the metadata's page
+//! type, a model of its own over facts of the whole page.
 //!
 //! # What was compared, and what was kept
 //!
@@ -71,6 +72,7 @@ pub mod context;
 pub mod gbdt;
 pub mod gold;
 pub mod model;
+pub mod page_classifier;
 pub mod pagetype;
 pub mod site;
 pub mod train;

@@ -98,37 +98,14 @@ pub fn params() -> GbdtParams {
 impl TypeModel {
     /// Fits the ensembles on page rows (flat, [`PAGE_WIDTH`] each) and their types.
     pub fn fit(rows: &[f32], kinds: &[u8]) -> TypeModel {
-        let weights = vec![1.0f32; kinds.len()];
-        let one_vs_rest = (0..TYPES.len() as u8)
-            .map(|t| {
-                let labels: Vec<bool> = kinds.iter().map(|k| *k == t).collect();
-                gbdt::train(
-                    &Dataset {
-                        rows,
-                        features: PAGE_WIDTH,
-                        labels: &labels,
-                        weights: &weights,
-                    },
-                    &params(),
-                )
-            })
-            .collect();
-        TypeModel { one_vs_rest }
+        TypeModel {
+            one_vs_rest: fit_one_vs_rest(rows, PAGE_WIDTH, kinds, &params()),
+        }
     }
 
     /// The probability of each type, normalised to sum to one.
     pub fn predict(&self, row: &[f32]) -> [f32; 7] {
-        let mut out = [0f32; 7];
-        for (o, m) in out.iter_mut().zip(&self.one_vs_rest) {
-            *o = m.predict(row);
-        }
-        let sum: f32 = out.iter().sum();
-        if sum > 0.0 {
-            for o in &mut out {
-                *o /= sum;
-            }
-        }
-        out
+        predict_one_vs_rest(&self.one_vs_rest, row)
     }
 
     /// Checks the ensembles.
@@ -148,4 +125,39 @@ impl TypeModel {
         }
         Ok(())
     }
+}
+
+/// Per type of [`TYPES`], an ensemble for "this type, not another", fitted on flat rows of
+/// `width` features and their types (indices of [`TYPES`]).
+pub fn fit_one_vs_rest(rows: &[f32], width: usize, kinds: &[u8], params: &GbdtParams) -> Vec<Gbdt> {
+    let weights = vec![1.0f32; kinds.len()];
+    (0..TYPES.len() as u8)
+        .map(|t| {
+            let labels: Vec<bool> = kinds.iter().map(|k| *k == t).collect();
+            gbdt::train(
+                &Dataset {
+                    rows,
+                    features: width,
+                    labels: &labels,
+                    weights: &weights,
+                },
+                params,
+            )
+        })
+        .collect()
+}
+
+/// Each ensemble's probability for `row`, normalised to sum to one.
+pub fn predict_one_vs_rest(models: &[Gbdt], row: &[f32]) -> [f32; 7] {
+    let mut out = [0f32; 7];
+    for (o, m) in out.iter_mut().zip(models) {
+        *o = m.predict(row);
+    }
+    let sum: f32 = out.iter().sum();
+    if sum > 0.0 {
+        for o in &mut out {
+            *o /= sum;
+        }
+    }
+    out
 }

@@ -132,16 +132,7 @@ fn tag(out: &mut String, name: &str, key: &str, value: &str, attr: &str, v: &str
 
 /// WCXB's name for a page type.
 pub(crate) fn page_type_name(t: chaff_meta::PageType) -> &'static str {
-    use chaff_meta::PageType::*;
-    match t {
-        Article => "article",
-        Forum => "forum",
-        Product => "product",
-        Collection => "collection",
-        Listing => "listing",
-        Documentation => "documentation",
-        Service => "service",
-    }
+    t.name()
 }
 
 #[cfg(test)]

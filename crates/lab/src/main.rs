@@ -29,6 +29,7 @@ mod fuzz_seeds;
 mod language;
 mod menu;
 mod menu_cmd;
+mod page_type;
 mod pagelevel;
 mod plot;
 mod segment;
@@ -60,6 +61,8 @@ enum Command {
     TrainMenu(menu::TrainMenuArgs),
     /// Train the content model on human-labelled pages (the built-in model's recipe).
     TrainContent(content::TrainContentArgs),
+    /// Train the page-type classifier on wcxb-dev, with its domain-disjoint CV accuracy.
+    TrainPageType(page_type::TrainPageTypeArgs),
     /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
     Train(pagelevel::TrainArgs),
     /// Draw a suffix model's document-frequency histogram with its cutoff, as SVG.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::TrainMenu(args) => menu::train(args),
         Command::Train(args) => pagelevel::train(args),
         Command::TrainContent(args) => content::run(args),
+        Command::TrainPageType(args) => page_type::run(args),
         Command::PlotHistogram(args) => plot::plot_histogram(args),
         Command::Segment(args) => segment::run(args),
         Command::Menu(args) => menu_cmd::run(args),

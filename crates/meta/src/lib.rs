@@ -46,6 +46,8 @@ pub enum Source {
     /// The document itself: `<html lang>`, `<time datetime>`, `rel=author`, `<link
     /// rel=canonical>`, `<title>`.
     Html,
+    /// Predicted from the page as a whole by a learned model (the page type).
+    Model,
 }
 
 /// The kinds of page WCXB distinguishes, as markup states them.
@@ -66,6 +68,42 @@ pub enum PageType {
     Documentation,
     /// A service, company or organisation page.
     Service,
+}
+
+impl PageType {
+    /// Every type, in WCXB's order of names sorted.
+    pub const ALL: [PageType; 7] = [
+        PageType::Article,
+        PageType::Collection,
+        PageType::Documentation,
+        PageType::Forum,
+        PageType::Listing,
+        PageType::Product,
+        PageType::Service,
+    ];
+
+    /// WCXB's name for the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            PageType::Article => "article",
+            PageType::Forum => "forum",
+            PageType::Product => "product",
+            PageType::Collection => "collection",
+            PageType::Listing => "listing",
+            PageType::Documentation => "documentation",
+            PageType::Service => "service",
+        }
+    }
+
+    /// The type of a WCXB name (`category` is read as `collection`).
+    pub fn from_name(name: &str) -> Option<PageType> {
+        let name = if name == "category" {
+            "collection"
+        } else {
+            name
+        };
+        PageType::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
 
 /// A page's metadata. Every field is what the page states, or absent.

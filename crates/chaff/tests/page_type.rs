@@ -1,0 +1,55 @@
+//! The page type in the metadata: the built-in classifier's, for every page, with source
+//! `model`, whatever the markup states.
+
+use chaff::{MetadataSource, PageType};
+
+fn page_type(html: &str, url: &str) -> (Option<PageType>, Option<MetadataSource>) {
+    let page = chaff::extract(html.as_bytes(), Some(url)).unwrap();
+    let m = page.metadata();
+    (m.page_type, m.sources.get("page_type").copied())
+}
+
+const PRODUCT: &str = "<html><head><title>Oak desk, 120 cm | Woodshop</title>\
+    <meta property='og:type' content='product'>\
+    <script type='application/ld+json'>{\"@type\":\"Product\",\"name\":\"Oak desk\",\
+    \"offers\":{\"@type\":\"Offer\",\"price\":\"349.00\"}}</script></head><body>\
+    <nav><a href=/>Home</a> <a href=/desks>Desks</a></nav><div class=product>\
+    <h1>Oak desk, 120 cm</h1><p class=price>$349.00</p><p>In stock. Solid oak top, steel legs, \
+    120 by 60 cm.</p><button class=add-to-cart>Add to cart</button>\
+    <div class=reviews><div class=review>Sturdy and handsome.</div></div></div></body></html>";
+
+const ARTICLE: &str = "<html><head><title>Council votes to close the old bridge - Town News</title>\
+    <meta property='og:type' content='article'>\
+    <meta property='article:published_time' content='2024-03-04T09:00:00Z'></head><body>\
+    <article><h1>Council votes to close the old bridge</h1><p class=byline>By Ann Lee, \
+    March 4, 2024</p><p>The council voted on Monday to close the old bridge for repairs. \
+    Engineers found cracks in two of its arches last spring, and the work is expected to \
+    take most of the coming year.</p><p>Traffic will be sent over the ring road, which the \
+    council says can carry the extra load. Residents of the east bank asked for a ferry in \
+    the meantime; the council said it would look at the cost.</p></article></body></html>";
+
+#[test]
+fn an_obvious_product_page_is_a_product() {
+    assert_eq!(
+        page_type(PRODUCT, "https://woodshop.example/products/oak-desk-120"),
+        (Some(PageType::Product), Some(MetadataSource::Model))
+    );
+}
+
+#[test]
+fn a_news_story_is_an_article() {
+    assert_eq!(
+        page_type(
+            ARTICLE,
+            "https://town.example/news/2024/03/04/bridge-closes"
+        ),
+        (Some(PageType::Article), Some(MetadataSource::Model))
+    );
+}
+
+#[test]
+fn a_page_with_nothing_to_go_on_still_gets_a_type() {
+    let (t, source) = page_type("<p>Hello.</p>", "https://a.example/");
+    assert!(t.is_some());
+    assert_eq!(source, Some(MetadataSource::Model));
+}
