@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use chaff_content::page_classifier::PageClassifier;
 use chaff_core::{DynMethod, Erased, Scope, Verdict};
 use chaff_corpus::{Media, Page};
 use chaff_dom::ParseOptions;
@@ -33,6 +34,7 @@ pub struct ExtractorBuilder {
     include_comments: bool,
     front_matter: bool,
     deadline: Option<Duration>,
+    page_types: Option<Arc<PageClassifier>>,
 }
 
 impl ExtractorBuilder {
@@ -95,6 +97,13 @@ impl ExtractorBuilder {
     /// (default: no; JSON records carry it as fields either way, and HTML in its `<head>`).
     pub fn front_matter(mut self, front_matter: bool) -> ExtractorBuilder {
         self.front_matter = front_matter;
+        self
+    }
+
+    /// The page-type classifier of the metadata (default: the built-in one, fitted on
+    /// wcxb-dev; `chaff-lab train-page-type` writes others).
+    pub fn page_type_model(mut self, model: PageClassifier) -> ExtractorBuilder {
+        self.page_types = Some(Arc::new(model));
         self
     }
 
@@ -202,6 +211,7 @@ impl ExtractorBuilder {
                 deadline: self.deadline,
                 warnings,
                 include_comments: self.include_comments,
+                page_types: self.page_types,
                 front_matter: self.front_matter,
             }),
         })
@@ -236,6 +246,7 @@ struct Inner {
     warnings: Vec<String>,
     include_comments: bool,
     front_matter: bool,
+    page_types: Option<Arc<PageClassifier>>,
 }
 
 /// A page's deadline while it is being extracted.
@@ -400,6 +411,7 @@ impl Extractor {
             profile_site,
             inner.include_comments,
             inner.front_matter,
+            inner.page_types.clone(),
         ))
     }
 }

@@ -60,6 +60,7 @@ mod registry;
 mod store;
 
 pub use batch::{ExtractAll, Extracted};
+pub use chaff_content::page_classifier::PageClassifier;
 pub use chaff_core::{
     Evidence, Labels, Meaning, Method, MethodError, Role, Scope, SiteVerdict, Verdict,
 };

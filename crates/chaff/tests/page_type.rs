@@ -1,5 +1,6 @@
 //! The page type in the metadata: the built-in classifier's, for every page, with source
-//! `model`, whatever the markup states.
+//! `model`, whatever the markup states; authors and publication dates only for articles and
+//! forum threads.
 
 use chaff::{MetadataSource, PageType};
 
@@ -12,7 +13,8 @@ fn page_type(html: &str, url: &str) -> (Option<PageType>, Option<MetadataSource>
 const PRODUCT: &str = "<html><head><title>Oak desk, 120 cm | Woodshop</title>\
     <meta property='og:type' content='product'>\
     <script type='application/ld+json'>{\"@type\":\"Product\",\"name\":\"Oak desk\",\
-    \"offers\":{\"@type\":\"Offer\",\"price\":\"349.00\"}}</script></head><body>\
+    \"offers\":{\"@type\":\"Offer\",\"price\":\"349.00\"},\"datePublished\":\"2019-01-02\",\
+    \"author\":{\"@type\":\"Person\",\"name\":\"Shop Admin\"}}</script></head><body>\
     <nav><a href=/>Home</a> <a href=/desks>Desks</a></nav><div class=product>\
     <h1>Oak desk, 120 cm</h1><p class=price>$349.00</p><p>In stock. Solid oak top, steel legs, \
     120 by 60 cm.</p><button class=add-to-cart>Add to cart</button>\
@@ -52,4 +54,28 @@ fn a_page_with_nothing_to_go_on_still_gets_a_type() {
     let (t, source) = page_type("<p>Hello.</p>", "https://a.example/");
     assert!(t.is_some());
     assert_eq!(source, Some(MetadataSource::Model));
+}
+
+#[test]
+fn a_product_keeps_no_author_or_date_and_an_article_keeps_both() {
+    let product = chaff::extract(
+        PRODUCT.as_bytes(),
+        Some("https://woodshop.example/products/oak-desk-120"),
+    )
+    .unwrap();
+    let m = product.metadata();
+    assert!(PRODUCT.contains("datePublished") && PRODUCT.contains("Shop Admin"));
+    assert_eq!(
+        (m.published.as_deref(), m.authors.len()),
+        (None, 0),
+        "{m:?}"
+    );
+    assert!(!m.sources.contains_key("published") && !m.sources.contains_key("authors"));
+    let article = chaff::extract(
+        ARTICLE.as_bytes(),
+        Some("https://town.example/news/2024/03/04/bridge-closes"),
+    )
+    .unwrap();
+    let m = article.metadata();
+    assert_eq!(m.published.as_deref(), Some("2024-03-04T09:00:00Z"));
 }

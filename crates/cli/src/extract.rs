@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chaff::corpus::{Page, PageSink, WriteOutcome};
-use chaff::{Extractor, Format, Profile};
+use chaff::{Extractor, Format, PageClassifier, Profile};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
@@ -65,6 +65,9 @@ pub struct ExtractArgs {
     /// Start Markdown with YAML front matter: the page's title, authors, dates, site...
     #[arg(long)]
     front_matter: bool,
+    /// A page-type model written by `chaff-lab train-page-type` (default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    page_type_model: Option<PathBuf>,
     /// Drop near-duplicates of an earlier page, compared on their extracted texts (at most 5
     /// words or 5% of them apart, by MinHash): a duplicate's record names the page it
     /// repeats (`duplicate_of`) instead of carrying the text; no file is written for it.
@@ -90,6 +93,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         .deadline(args.deadline);
     if !args.methods.method.is_empty() {
         builder = builder.site_methods(args.methods.method.iter().cloned());
+    }
+    if let Some(file) = &args.page_type_model {
+        builder = builder.page_type_model(PageClassifier::load(file)?);
     }
     if let Some(dir) = &args.profiles {
         builder = builder.profiles(dir)?;

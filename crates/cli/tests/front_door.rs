@@ -221,6 +221,22 @@ fn errors_say_each_cause_once() {
     let o = run(&["extract", "--target-language", "klingon", "x.html"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("not a language code"));
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("types.json");
+    std::fs::write(&model, "{\"format\": \"chaff-page-type\"").unwrap();
+    let o = run(&[
+        "extract",
+        "--page-type-model",
+        model.to_str().unwrap(),
+        "x.html",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("types.json") && e.contains("page-type model"),
+        "{e}"
+    );
 }
 
 #[test]

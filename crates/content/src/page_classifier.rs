@@ -994,6 +994,21 @@ impl PageClassifier {
         })
     }
 
+    /// Reads and checks a model file (as `chaff-lab train-page-type` writes them; at most
+    /// 64 MiB).
+    pub fn load(path: &std::path::Path) -> Result<PageClassifier, ModelError> {
+        const LIMIT: u64 = 64 << 20;
+        let fail = |e: &dyn std::fmt::Display| ModelError(format!("{}: {e}", path.display()));
+        let len = std::fs::metadata(path).map_err(|e| fail(&e))?.len();
+        if len > LIMIT {
+            return Err(fail(&format!(
+                "{len} bytes, more than a model can be ({LIMIT})"
+            )));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| fail(&e))?;
+        PageClassifier::from_json(&text).map_err(|e| fail(&e.0))
+    }
+
     /// Reads and checks a model.
     pub fn from_json(json: &str) -> Result<PageClassifier, ModelError> {
         let m: PageClassifier =
@@ -1272,6 +1287,24 @@ mod tests {
         let mut m = PageClassifier::builtin().clone();
         m.one_vs_rest.pop();
         assert!(PageClassifier::from_json(&m.to_json()).is_err());
+    }
+
+    #[test]
+    fn a_model_file_loads_and_a_bad_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("chaff-pt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.json");
+        std::fs::write(&good, PageClassifier::builtin().to_json()).unwrap();
+        assert_eq!(
+            &PageClassifier::load(&good).unwrap(),
+            PageClassifier::builtin()
+        );
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "{\"format\": 3").unwrap();
+        let e = PageClassifier::load(&bad).unwrap_err().to_string();
+        assert!(e.contains("bad.json"), "{e}");
+        assert!(PageClassifier::load(&dir.join("absent.json")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

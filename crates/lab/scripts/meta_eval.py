@@ -3,10 +3,18 @@ scorer's metadata_scores (../shared/tools/score.py): exact and lenient match rat
 whose gold has the field, and how often a value is given where the gold has none.
 
   python3 crates/lab/scripts/meta_eval.py            # CHAFF=path/to/chaff, default target/release/chaff
+  python3 crates/lab/scripts/meta_eval.py --page-type-folds DIR
+
+The built-in page-type classifier was fitted on wcxb-dev, and the page type decides whether a
+page keeps its authors and publication date. With --page-type-folds (the folder
+`chaff-lab train-page-type --fold-models DIR` writes), each page is extracted with the fold
+model that did not see its domain (`chaff extract --page-type-model`), so every figure,
+the page type's included, is out of domain.
 
 The pages go to `chaff extract -` as JSON Lines ({"url", "html"}), so each page's URL is known
 as it would be in a crawl; the values are the `metadata` object of each output record.
 """
+import argparse
 import json
 import os
 import subprocess
@@ -22,21 +30,40 @@ import score  # noqa: E402
 CHAFF = os.environ.get("CHAFF", str(REPO / "target" / "release" / "chaff"))
 
 
-def main():
-    pages = datasets.load("wcxb-dev")
+def extract(pages, ids, extra):
+    """Metadata of the pages whose ids are in `ids`, by page id, from one `chaff extract` run."""
+    chosen = [p for p in pages if p.id in ids]
     lines = "".join(
-        json.dumps({"url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n" for p in pages
+        json.dumps({"url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n" for p in chosen
     )
-    r = subprocess.run([CHAFF, "extract", "-q", "--format", "text", "-"], input=lines.encode(),
+    r = subprocess.run([CHAFF, "extract", "-q", "--format", "text", *extra, "-"], input=lines.encode(),
                        capture_output=True)
     if r.returncode not in (0, 1):
         sys.exit(f"chaff failed ({r.returncode}): {r.stderr.decode()[-500:]}")
-    by_line = {}
+    out = {}
     for line in r.stdout.decode("utf-8", "replace").split("\n"):
         if line.strip():
             o = json.loads(line)
             n = int(o["source"].rsplit(":", 1)[-1])
-            by_line[n] = o.get("metadata") or {}
+            out[chosen[n - 1].id] = o.get("metadata") or {}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--page-type-folds", type=Path)
+    a = ap.parse_args()
+    pages = datasets.load("wcxb-dev")
+    by_id = {}
+    if a.page_type_folds:
+        for model in sorted(a.page_type_folds.glob("fold-*.json")):
+            ids = set(model.with_suffix(".ids").read_text().split())
+            by_id.update(extract(pages, ids, ["--page-type-model", str(model)]))
+        if len(by_id) != len(pages):
+            sys.exit(f"the folds cover {len(by_id)} of {len(pages)} pages")
+    else:
+        by_id = extract(pages, {p.id for p in pages}, [])
+    by_line = {i + 1: by_id.get(p.id, {}) for i, p in enumerate(pages)}
     preds = []
     for i in range(len(pages)):
         m = by_line.get(i + 1, {})
@@ -55,7 +82,8 @@ def main():
     given = sum(v is not None for _, v in typed)
     print(f"page_type exact {pct(right / len(typed))} (n={len(typed)}), given on {pct(given / len(typed))}, "
           f"right where given {pct(right / given if given else None)} "
-          "(in-sample: the built-in classifier was fitted on wcxb-dev; see chaff-lab train-page-type)")
+          + ("(each page typed by a fold model that did not see its domain)" if a.page_type_folds else
+             "(in-sample: the built-in classifier was fitted on wcxb-dev; see --page-type-folds)"))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,10 @@ pub struct TrainPageTypeArgs {
     /// separated).
     #[arg(long)]
     predictions: Option<PathBuf>,
+    /// Write each fold's model here (`fold-K.json`) with the ids of the pages it did not see
+    /// (`fold-K.ids`), so extraction can be scored with out-of-domain page types.
+    #[arg(long)]
+    fold_models: Option<PathBuf>,
     /// The shared folder (default: found beside the repository or from CHAFF_SHARED).
     #[arg(long)]
     shared: Option<PathBuf>,
@@ -117,7 +121,7 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Status> {
         examples.iter().map(|e| e.domain.as_str()).collect();
     eprintln!("{} pages, {} domains", examples.len(), domains.len());
     if args.folds > 1 {
-        cross_validate(&examples, &notes, args.folds, args.predictions.as_deref())?;
+        cross_validate(&examples, &notes, args.folds, &args)?;
     }
     let model = PageClassifier::fit(
         &examples,
@@ -137,15 +141,30 @@ fn cross_validate(
     examples: &[Example],
     notes: &[PageNote],
     folds: usize,
-    predictions: Option<&std::path::Path>,
+    args: &TrainPageTypeArgs,
 ) -> anyhow::Result<()> {
+    if let Some(dir) = &args.fold_models {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let fold = |e: &Example| page_classifier::fold_of(&format!("outer:{}", e.domain), folds);
     let predicted: Vec<Vec<(usize, u8)>> = (0..folds)
         .into_par_iter()
         .map(|k| {
             let train: Vec<Example> = examples.iter().filter(|e| fold(e) != k).cloned().collect();
-            let model = PageClassifier::fit(&train, "fold");
-            examples
+            let model =
+                PageClassifier::fit(&train, &format!("wcxb-dev without fold {k} of {folds}"));
+            if let Some(dir) = &args.fold_models {
+                let ids: String = (0..examples.len())
+                    .filter(|&i| fold(&examples[i]) == k)
+                    .map(|i| format!("{}\n", notes[i].id))
+                    .collect();
+                for (name, text) in [("json", model.to_json()), ("ids", ids)] {
+                    let path = dir.join(format!("fold-{k}.{name}"));
+                    chaff_corpus::sink::atomic_write(&path, text.as_bytes())
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                }
+            }
+            Ok(examples
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| fold(e) == k)
@@ -153,9 +172,9 @@ fn cross_validate(
                     let p = model.probabilities(&e.numeric, &e.tokens);
                     (i, page_classifier::best(&p).0)
                 })
-                .collect()
+                .collect())
         })
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
     let mut confusion = [[0usize; 7]; 7];
     let mut lines = String::new();
     for (i, p) in predicted.into_iter().flatten() {
@@ -170,7 +189,7 @@ fn cross_validate(
             n.url
         ));
     }
-    if let Some(path) = predictions {
+    if let Some(path) = &args.predictions {
         chaff_corpus::sink::atomic_write(path, lines.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
