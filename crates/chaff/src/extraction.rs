@@ -2,7 +2,6 @@
 //! method's evidence, a confidence, and whether the page has main content at all.
 
 use chaff_content::page_classifier::{self, PageClassifier, PageFacts};
-use chaff_content::pagetype::TYPES;
 use chaff_core::{Labels, Role, Scope, SiteVerdict, Verdict};
 use chaff_dom::{Document, TextView};
 use chaff_extract::{Format, PageMeta};
@@ -99,7 +98,8 @@ pub(crate) fn site_verdicts(verdicts: &[MethodVerdict]) -> Vec<SiteVerdict<'_>> 
 /// fall from 12.7% to 7.3% of those pages and dates from 11.6% to 5.9%, while dates right
 /// to the day go from 76.5% to 76.3% and authors (lenient) from 75.4% to 74.0%.
 const UNDATED_BELOW: f32 = 0.2;
-/// Indices of [`TYPES`].
+/// Indices of [`chaff_meta::PageType::ALL`] (and of the classifier's types, in the same
+/// order; a test holds them together).
 const ARTICLE: u8 = 0;
 const FORUM: u8 = 3;
 
@@ -242,7 +242,7 @@ impl Extraction {
                 .unwrap_or(PageClassifier::builtin());
             let p = model.probabilities(&numeric, &words);
             let kind = page_classifier::best(&p).0;
-            m.page_type = chaff_meta::PageType::from_name(TYPES[usize::from(kind)]);
+            m.page_type = chaff_meta::PageType::ALL.get(usize::from(kind)).copied();
             m.sources.insert("page_type", chaff_meta::Source::Model);
             let dated_text = p[usize::from(ARTICLE)] + p[usize::from(FORUM)];
             if dated_text < UNDATED_BELOW {

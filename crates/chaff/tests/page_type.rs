@@ -79,3 +79,10 @@ fn a_product_keeps_no_author_or_date_and_an_article_keeps_both() {
     let m = article.metadata();
     assert_eq!(m.published.as_deref(), Some("2024-03-04T09:00:00Z"));
 }
+
+#[test]
+fn the_classifiers_types_are_the_metadatas_in_the_same_order() {
+    let names: Vec<&str> = PageType::ALL.iter().map(|t| t.name()).collect();
+    assert_eq!(names, chaff_content::pagetype::TYPES);
+    assert_eq!((names[0], names[3]), ("article", "forum"));
+}

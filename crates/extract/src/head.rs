@@ -12,7 +12,7 @@ use chaff_meta::Metadata;
 pub fn front_matter(meta: &Metadata, url: Option<&str>, site: Option<&str>) -> String {
     let mut out = String::from("---\n");
     let url = meta.canonical_url.as_deref().or(url);
-    let page_type = meta.page_type.map(page_type_name);
+    let page_type = meta.page_type.map(chaff_meta::PageType::name);
     let scalars = [
         ("title", meta.title.as_deref()),
         ("published", meta.published.as_deref()),
@@ -80,7 +80,7 @@ pub fn html_head(meta: Option<&Metadata>, page_title: Option<&str>, out: &mut St
             ("date", m.published.as_deref()),
             ("last-modified", m.modified.as_deref()),
             ("license", m.license.as_deref()),
-            ("page-type", m.page_type.map(page_type_name)),
+            ("page-type", m.page_type.map(chaff_meta::PageType::name)),
         ];
         for (name, value) in named {
             if let Some(v) = value {
@@ -128,11 +128,6 @@ fn tag(out: &mut String, name: &str, key: &str, value: &str, attr: &str, v: &str
     out.push_str("=\"");
     escape_attr(v, out);
     out.push_str("\">");
-}
-
-/// WCXB's name for a page type.
-pub(crate) fn page_type_name(t: chaff_meta::PageType) -> &'static str {
-    t.name()
 }
 
 #[cfg(test)]

@@ -94,16 +94,6 @@ impl PageType {
             PageType::Service => "service",
         }
     }
-
-    /// The type of a WCXB name (`category` is read as `collection`).
-    pub fn from_name(name: &str) -> Option<PageType> {
-        let name = if name == "category" {
-            "collection"
-        } else {
-            name
-        };
-        PageType::ALL.into_iter().find(|t| t.name() == name)
-    }
 }
 
 /// A page's metadata. Every field is what the page states, or absent.
