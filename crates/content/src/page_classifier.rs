@@ -39,9 +39,11 @@
 //! | words of 3+ / 5+ pages | 88.5% / 87.2% |
 //! | 100 trees at 0.1 (half the model's size) / 400 at 0.05 / depth 6 | 87.6% / 88.0% / 88.0% |
 //!
-//! The later rows trade a little accuracy for time: the classifier was a third of the cost
-//! of reading a page's metadata and rendering its Markdown (`chaff-lab bench output`), and
-//! is about a fifth now.
+//! The later rows trade a little accuracy for time. Its walk is kept cheap too (each
+//! distinct `class` value scanned once, runs of siblings compared by numbers, months told
+//! by their first three letters), with the same features: on wcxb-dev reading a page's
+//! metadata adds about 11% to extraction and the classifier is three fifths of that
+//! (`chaff-lab bench output`, and a profile of it).
 //!
 //! Per type (recall, kept): article 0.96, collection 0.80, documentation 0.85, forum 0.88,
 //! listing 0.61, product 0.82, service 0.78. The misses are mostly service and listing pages
@@ -53,10 +55,12 @@
 //! domain-disjoint cross-validated accuracy.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 use chaff_dom::{Document, NodeId, NodeKind};
+use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
 use crate::gbdt::{Gbdt, GbdtParams};
@@ -281,6 +285,8 @@ fn tag_index(tag: &str) -> Option<usize> {
 }
 
 /// Substrings counted in the page's class and id attributes (any ASCII case).
+// A class word's index is kept in a byte.
+const _: () = assert!(CLASS_WORDS.len() <= 256);
 const CLASS_WORDS: [&str; 47] = [
     "comment",
     "reply",
@@ -529,6 +535,64 @@ fn matcher(
     })
 }
 
+/// The distinct `class` values of a page, each numbered and scanned for class words once:
+/// a page repeats its values (every item of a menu, every card of a listing), and a hash
+/// lookup costs less than the automaton's pass over the bytes. Runs of siblings compare the
+/// numbers instead of the text (long utility-class lists made that comparison a tenth of
+/// the walk).
+struct ClassValues<'d> {
+    matcher: &'static AhoCorasick,
+    /// The number of each distinct value.
+    numbers: HashMap<&'d str, u32, BuildHasherDefault<FxHasher>>,
+    /// Where each numbered value's hits are in `hits`.
+    ranges: Vec<(u32, u32)>,
+    /// The index into [`CLASS_WORDS`] of every hit, value after value.
+    hits: Vec<u8>,
+}
+
+impl<'d> ClassValues<'d> {
+    /// The number of no value (or an empty one).
+    const NONE: u32 = 0;
+
+    fn new() -> ClassValues<'d> {
+        ClassValues {
+            matcher: matcher(&CLASS_MATCHER, &CLASS_WORDS, true),
+            numbers: HashMap::default(),
+            ranges: vec![(0, 0)],
+            hits: Vec::new(),
+        }
+    }
+
+    /// The number of `value`, scanning it if it is new; most elements have none, and are
+    /// answered without a lookup.
+    fn number(&mut self, value: Option<&'d str>) -> u32 {
+        let value = match value {
+            None | Some("") => return Self::NONE,
+            Some(v) => v,
+        };
+        if let Some(&n) = self.numbers.get(value) {
+            return n;
+        }
+        let start = self.hits.len() as u32;
+        let found = self
+            .matcher
+            .find_iter(value)
+            .map(|m| m.pattern().as_usize() as u8);
+        self.hits.extend(found);
+        let n = self.ranges.len() as u32;
+        self.ranges.push((start, self.hits.len() as u32));
+        self.numbers.insert(value, n);
+        n
+    }
+
+    /// The indices into [`CLASS_WORDS`] of the words the value numbered `n` contains, with
+    /// repeats.
+    fn hits(&self, n: u32) -> &[u8] {
+        let (start, end) = self.ranges[n as usize];
+        &self.hits[start as usize..end as usize]
+    }
+}
+
 impl DomCounts {
     fn of(doc: &Document) -> DomCounts {
         let mut c = DomCounts {
@@ -546,8 +610,12 @@ impl DomCounts {
             max_repeat: 0,
             repeat_groups: 0,
         };
-        let classes = matcher(&CLASS_MATCHER, &CLASS_WORDS, true);
+        let mut classes = ClassValues::new();
         let phrases = matcher(&PHRASE_MATCHER, &PHRASES, true);
+        // The number of each element's `class` value (absent counts as empty), by node id,
+        // and the elements of five element children or more, for the runs of siblings.
+        let mut class_of = vec![u32::MAX; doc.len()];
+        let mut parents = Vec::new();
         let mut link_end = 0u32;
         let mut i = 0u32;
         while (i as usize) < doc.len() {
@@ -555,6 +623,7 @@ impl DomCounts {
             match doc.kind(id) {
                 NodeKind::Element => {
                     let tag = doc.tag(id);
+                    class_of[i as usize] = classes.number(doc.attr(id, "class"));
                     if matches!(tag, "script" | "style" | "template" | "noscript") {
                         if tag == "script"
                             && doc.attr(id, "type").is_some_and(|t| t.contains("ld+json"))
@@ -566,8 +635,12 @@ impl DomCounts {
                         i = doc.subtree_end(id).0;
                         continue;
                     }
-                    c.element(doc, id, tag, classes);
-                    c.repeats(doc, id);
+                    c.element(doc, id, tag, classes.hits(class_of[i as usize]));
+                    // Most elements have few children: count them, and key the children
+                    // only where a run of five could be.
+                    if doc.element_children(id).nth(4).is_some() {
+                        parents.push(id);
+                    }
                     if tag == "a" && i >= link_end {
                         link_end = doc.subtree_end(id).0;
                     }
@@ -594,20 +667,28 @@ impl DomCounts {
             }
             i += 1;
         }
+        for &p in &parents {
+            c.repeats(doc, p, &class_of);
+        }
         c
     }
 
     /// Counts what one element's name and attributes show (one pass over the attributes).
-    fn element(&mut self, doc: &Document, id: NodeId, tag: &str, classes: &AhoCorasick) {
+    fn element(&mut self, doc: &Document, id: NodeId, tag: &str, class_hits: &[u8]) {
         self.elements += 1;
         if let Some(k) = tag_index(tag) {
             self.tags[k] += 1;
+        }
+        for &k in class_hits {
+            self.classes[usize::from(k)] += 1;
         }
         let mut og_type = false;
         for a in doc.attrs(id) {
             let value: &str = &a.value;
             match &*a.name {
-                "class" | "id" => {
+                // An `id` is most often unique to its page: scanned, not remembered.
+                "id" => {
+                    let classes = matcher(&CLASS_MATCHER, &CLASS_WORDS, true);
                     for m in classes.find_iter(value) {
                         self.classes[m.pattern().as_usize()] += 1;
                     }
@@ -625,19 +706,15 @@ impl DomCounts {
         }
     }
 
-    /// Runs of consecutive element children of one tag and class, under elements of five
-    /// children or more: the longest, and how many reach five (the cards of a listing, the
-    /// posts of a thread).
-    fn repeats(&mut self, doc: &Document, id: NodeId) {
-        // Most elements have few children: count them first (no attribute lookups), and key
-        // the children only where a run of five could be.
-        if doc.element_children(id).nth(4).is_none() {
-            return;
-        }
-        let mut last: Option<(&str, &str)> = None;
+    /// Runs of consecutive element children of one tag and class under `id`, an element of
+    /// five element children or more: the longest, and how many reach five (the cards of a
+    /// listing, the posts of a thread). Tags compare as interned atoms and classes by their
+    /// numbers in `class_of`.
+    fn repeats(&mut self, doc: &Document, id: NodeId, class_of: &[u32]) {
+        let mut last = None;
         let mut run = 0;
         for k in doc.element_children(id) {
-            let key = (doc.tag(k), doc.attr(k, "class").unwrap_or(""));
+            let key = (doc.tag_atom(k), class_of[k.index()]);
             if last == Some(key) {
                 run += 1;
             } else {
@@ -833,17 +910,29 @@ const MONTHS: [&[u8]; 12] = [
     b"december",
 ];
 
-/// Whether a word starts with a month's name (checked only at word starts, on bytes).
+/// Whether a word starts with a month's name (checked only at word starts, on bytes): the
+/// first three letters pick the month, so most words are turned down after one lookup.
 fn starts_with_month(word: &[u8]) -> bool {
-    let Some(first) = word.first().map(u8::to_ascii_lowercase) else {
+    let [a, b, c, ..] = word else {
         return false;
     };
-    if !matches!(first, b'j' | b'f' | b'm' | b'a' | b's' | b'o' | b'n' | b'd') {
-        return false;
-    }
-    MONTHS
-        .iter()
-        .any(|m| word.len() >= m.len() && word[..m.len()].eq_ignore_ascii_case(m))
+    let month = match [a, b, c].map(u8::to_ascii_lowercase) {
+        [b'j', b'a', b'n'] => 0,
+        [b'f', b'e', b'b'] => 1,
+        [b'm', b'a', b'r'] => 2,
+        [b'a', b'p', b'r'] => 3,
+        [b'm', b'a', b'y'] => 4,
+        [b'j', b'u', b'n'] => 5,
+        [b'j', b'u', b'l'] => 6,
+        [b'a', b'u', b'g'] => 7,
+        [b's', b'e', b'p'] => 8,
+        [b'o', b'c', b't'] => 9,
+        [b'n', b'o', b'v'] => 10,
+        [b'd', b'e', b'c'] => 11,
+        _ => return false,
+    };
+    let name = MONTHS[month];
+    word.len() >= name.len() && word[..name.len()].eq_ignore_ascii_case(name)
 }
 
 /// Whether the run of `len` digits at `start` is a year of the 20th or 21st century.
@@ -898,8 +987,18 @@ pub fn tokens(f: &PageFacts<'_>) -> Vec<String> {
 pub struct NaiveBayes {
     /// Log prior of each type.
     pub log_prior: Vec<f32>,
-    /// Per word, the log-probability of drawing it under each type.
-    pub words: BTreeMap<String, Vec<f32>>,
+    /// Per word, the log-probability of drawing it under each type (looked up by a fast
+    /// hash, a few hundred times a page; written in word order, so a model file is the same
+    /// for the same fit).
+    #[serde(serialize_with = "in_word_order")]
+    pub words: WordTable,
+}
+
+/// A word's log-probabilities under each type, by word.
+pub type WordTable = HashMap<String, Vec<f32>, BuildHasherDefault<FxHasher>>;
+
+fn in_word_order<S: serde::Serializer>(words: &WordTable, s: S) -> Result<S::Ok, S::Error> {
+    words.iter().collect::<BTreeMap<_, _>>().serialize(s)
 }
 
 impl NaiveBayes {
@@ -1207,6 +1306,43 @@ mod tests {
         // Link words: 2 of 10 visible words ("$" is one).
         let d = URL_FEATURES + MARKUP_FEATURES + DOM_FEATURES - 3;
         assert!((row[d] - 0.2).abs() < 1e-6, "{}", row[d]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_month_is_found_as_a_plain_comparison_finds_it(word in "((jan|JUN|jul|may|Sep|dec|[a-z]{1,2})(uary|e|y|tember|ember|[a-z]{0,2}))") {
+            let plain = MONTHS.iter().any(|m| {
+                word.len() >= m.len() && word.as_bytes()[..m.len()].eq_ignore_ascii_case(m)
+            });
+            proptest::prop_assert_eq!(starts_with_month(word.as_bytes()), plain);
+        }
+
+        #[test]
+        fn words_are_counted_as_splitting_counts_them(text in "[a \t\n\x0c\r\u{e9}]{0,40}") {
+            proptest::prop_assert_eq!(ascii_words(&text), text.split_ascii_whitespace().count());
+        }
+
+        #[test]
+        fn class_words_memoised_are_the_automaton_s(values in proptest::collection::vec("(nav|menu|post|[a-z-]{0,4}|product| ){0,6}", 1..12)) {
+            let mut memo = ClassValues::new();
+            let mut numbers = Vec::new();
+            for value in &values {
+                let direct: Vec<u8> = memo
+                    .matcher
+                    .find_iter(value.as_str())
+                    .map(|m| m.pattern().as_usize() as u8)
+                    .collect();
+                let n = memo.number(Some(value));
+                proptest::prop_assert_eq!(memo.hits(n), &direct[..]);
+                numbers.push(n);
+            }
+            // Equal values, and only they, share a number.
+            for (a, na) in values.iter().zip(&numbers) {
+                for (b, nb) in values.iter().zip(&numbers) {
+                    proptest::prop_assert_eq!(a == b, na == nb);
+                }
+            }
+        }
     }
 
     proptest::proptest! {

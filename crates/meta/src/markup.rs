@@ -87,18 +87,21 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
         c.add("language", Source::Html, lang);
     }
     let mut time_seen = false;
+    // The tag is read once per element: this loop sees every element of every page.
     for id in doc.ids().filter(|&id| doc.is_element(id)) {
-        if doc.is_tag(id, "meta") {
-            read_meta(doc, id, c, &mut push);
-        } else if doc.is_tag(id, "link") || doc.is_tag(id, "a") {
-            read_link(doc, id, c, &mut push);
-        } else if doc.is_tag(id, "time") {
-            time_seen |= read_time(doc, id, c, time_seen);
+        let tag = doc.tag(id);
+        match tag {
+            // A `<meta>` has no text, so it is neither an item's property nor a byline.
+            "meta" => {
+                read_meta(doc, id, c, &mut push);
+                continue;
+            }
+            "link" | "a" => read_link(doc, id, c, &mut push),
+            "time" => time_seen |= read_time(doc, id, c, time_seen),
+            _ => {}
         }
-        if !doc.is_tag(id, "meta") {
-            read_itemprop(doc, id, c, &mut push);
-        }
-        if let Some(name) = byline(doc, id) {
+        read_itemprop(doc, id, c, &mut push);
+        if let Some(name) = byline(doc, id, tag == "a") {
             push("authors", Source::Html, name);
         }
     }
@@ -175,7 +178,11 @@ fn read_link(
     c: &mut Candidates,
     push: &mut impl FnMut(&'static str, Source, String),
 ) {
-    let rel = doc.attr(id, "rel").unwrap_or("").to_ascii_lowercase();
+    // Most links have no `rel`; they are passed over without lower-casing anything.
+    let Some(rel) = doc.attr(id, "rel") else {
+        return;
+    };
+    let rel = rel.to_ascii_lowercase();
     let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
     let href = doc
         .attr(id, "href")
@@ -277,27 +284,71 @@ fn read_itemprop(
 
 /// A byline's author: a link to an author page (`/author/...`), or an element whose class or
 /// id says `byline` or `author` and whose text is a short name ("By Jane Doe").
-fn byline(doc: &Document, id: NodeId) -> Option<String> {
-    let author_link = doc.is_tag(id, "a")
+fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
+    let author_link = is_link
         && doc
             .attr(id, "href")
             .is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
     let marked = author_link
-        || ["class", "id"].iter().any(|a| {
-            doc.attr(id, a).is_some_and(|v| {
-                v.to_ascii_lowercase().split_ascii_whitespace().any(|c| {
-                    (c.contains("byline") || c.contains("author"))
-                        && !c.contains("authority")
-                        && !c.contains("avatar")
-                        && !c.contains("bio")
-                })
-            })
-        });
-    if !marked {
+        || doc
+            .attrs(id)
+            .iter()
+            .any(|a| matches!(&*a.name, "class" | "id") && names_a_byline(&a.value));
+    // A marked element may wrap a whole article (`<div class="author-page">`): its text is
+    // not gathered when it surely has more words than "written by" and a name.
+    if !marked || surely_more_words(doc, id, BYLINE_WORDS) {
         return None;
     }
     let name = strip_by(&doc.subtree_text(id));
     is_name(&name).then_some(name)
+}
+
+/// The most words a byline has: a prefix of two ("written by") and a name of six.
+const BYLINE_WORDS: usize = 8;
+
+/// Whether the text under `id` surely has more than `max` words, told without gathering it:
+/// the words of its text nodes counted apart, less one at each joint between two nodes
+/// (where a word may run on from one node into the next), is a bound from below.
+fn surely_more_words(doc: &Document, id: NodeId, max: usize) -> bool {
+    let mut least = 0usize;
+    let mut nodes = 0usize;
+    for d in doc.descendants(id).filter(|&d| doc.is_text(d)) {
+        let words = doc.text(d).split_ascii_whitespace().count();
+        if words == 0 {
+            continue;
+        }
+        least += words - usize::from(nodes > 0);
+        nodes += 1;
+        if least > max {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a `class` or `id` value has a name with "byline" or "author" in it (any case),
+/// and not "authority", "avatar" or "bio" (an author's picture or biography is no byline).
+/// Read on bytes: it is asked of every element of every page.
+fn names_a_byline(value: &str) -> bool {
+    value.split_ascii_whitespace().any(|name| {
+        let b = name.as_bytes();
+        let at = |k: usize, word: &[u8]| {
+            b.get(k..k + word.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(word))
+        };
+        // One pass: a word is compared only where its first letter is.
+        let mut hit = false;
+        for (k, c) in b.iter().enumerate() {
+            match c.to_ascii_lowercase() {
+                b'a' if at(k, b"authority") || at(k, b"avatar") => return false,
+                b'a' => hit |= at(k, b"author"),
+                b'b' if at(k, b"bio") => return false,
+                b'b' => hit |= at(k, b"byline"),
+                _ => {}
+            }
+        }
+        hit
+    })
 }
 
 fn strip_by(s: &str) -> String {
@@ -372,4 +423,70 @@ pub(crate) fn date_near_headline(doc: &Document) -> Option<String> {
             let dated = short && t.chars().any(|c| c.is_ascii_digit());
             dated.then(|| crate::dates::normalize_date(t)).flatten()
         })
+}
+
+#[cfg(test)]
+mod byline_tests {
+    use super::{byline, names_a_byline, surely_more_words};
+    use chaff_dom::NodeId;
+    use proptest::prelude::*;
+
+    /// The rule as written in words: lower-case every name, then look for the words.
+    fn by_the_words(value: &str) -> bool {
+        value
+            .to_ascii_lowercase()
+            .split_ascii_whitespace()
+            .any(|c| {
+                (c.contains("byline") || c.contains("author"))
+                    && !c.contains("authority")
+                    && !c.contains("avatar")
+                    && !c.contains("bio")
+            })
+    }
+
+    #[test]
+    fn class_names_that_mark_a_byline() {
+        assert!(names_a_byline("post-byline"));
+        assert!(names_a_byline("x Author-Name"));
+        assert!(!names_a_byline("author-avatar"));
+        assert!(!names_a_byline("authority"));
+        assert!(!names_a_byline("author-bio"));
+        assert!(names_a_byline("author-bio byline"));
+        assert!(!names_a_byline("auth or"));
+    }
+
+    #[test]
+    fn a_marked_wrapper_of_many_words_gives_no_name_and_is_not_read_through() {
+        let doc = chaff_dom::parse(
+            "<div class=author-page><p>Jane Doe writes</p><p>about many things, at length here</p></div>\
+             <span class=byline>By <b>Jane</b> Doe</span>"
+                .as_bytes(),
+        )
+        .expect("parses");
+        let ids: Vec<NodeId> = doc.ids().filter(|&id| doc.is_element(id)).collect();
+        let wrapper = ids
+            .iter()
+            .copied()
+            .find(|&id| doc.is_tag(id, "div"))
+            .unwrap();
+        let span = ids
+            .iter()
+            .copied()
+            .find(|&id| doc.is_tag(id, "span"))
+            .unwrap();
+        // Two nodes of 3 and 6 words: at least 8, not more than 8.
+        assert!(!surely_more_words(&doc, wrapper, 8));
+        assert!(surely_more_words(&doc, wrapper, 7));
+        assert_eq!(byline(&doc, wrapper, false), None);
+        // "By ", "Jane", " Doe": four words counted apart, two joints, at least two.
+        assert!(!surely_more_words(&doc, span, 2));
+        assert_eq!(byline(&doc, span, false).as_deref(), Some("Jane Doe"));
+    }
+
+    proptest! {
+        #[test]
+        fn the_byte_scan_agrees_with_the_rule(value in "((author|byline|authority|avatar|bio|AUTHOR|ByLine|[a-z -]{0,3}))*") {
+            prop_assert_eq!(names_a_byline(&value), by_the_words(&value));
+        }
+    }
 }
