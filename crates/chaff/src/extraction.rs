@@ -234,13 +234,19 @@ impl Extraction {
     /// own statement of a type included (source `model`); read on first use.
     pub fn metadata(&self) -> &chaff_meta::Metadata {
         self.metadata.get_or_init(|| {
-            let mut m = chaff_meta::extract(&self.doc, self.url.as_deref());
-            let (numeric, words) = self.page_type_input_of(&m);
             let model = self
                 .page_types
                 .as_deref()
                 .unwrap_or(PageClassifier::builtin());
-            let p = model.probabilities(&numeric, &words);
+            let mut p = [0f32; 7];
+            // The classifier reads the markup's facts (all but the title), and its verdict
+            // decides whether the `<h1>` is the title (an article's or a thread's) or a
+            // slogan ([`chaff_meta::extract_with`]).
+            let mut m = chaff_meta::extract_with(&self.doc, self.url.as_deref(), |markup| {
+                let (numeric, words) = self.page_type_input_of(markup);
+                p = model.probabilities(&numeric, &words);
+                matches!(page_classifier::best(&p).0, ARTICLE | FORUM)
+            });
             let kind = page_classifier::best(&p).0;
             m.page_type = chaff_meta::PageType::ALL.get(usize::from(kind)).copied();
             m.sources.insert("page_type", chaff_meta::Source::Model);

@@ -141,6 +141,27 @@ fn titles_lose_the_site_name_only() {
         "Rain"
     );
     assert_eq!(strip("Rain | Sun", Some("BBC"), None), "Rain | Sun");
+    // A part holding the site's name (of four letters or more) is the site's.
+    assert_eq!(
+        strip(
+            "Best GPUs | Tom's Hardware Forum",
+            None,
+            Some("https://forums.tomshardware.com/t/1")
+        ),
+        "Best GPUs | Tom's Hardware Forum"
+    );
+    assert_eq!(
+        strip(
+            "Best GPUs | Tom's Hardware Forum",
+            None,
+            Some("https://tomshardware.com/t/1")
+        ),
+        "Best GPUs"
+    );
+    assert_eq!(
+        strip("Lambda | AWS", Some("Amazon Web Services"), None),
+        "Lambda | AWS"
+    );
     assert_eq!(strip("Q&A: rain", Some("Example"), None), "Q&A: rain");
 }
 
@@ -236,4 +257,51 @@ fn a_date_written_under_the_headline_when_markup_states_none() {
         "<p>paragraph</p>".repeat(20)
     );
     assert!(meta(&far, None).published.is_none());
+}
+
+#[test]
+fn a_slogan_headline_gives_way_to_the_stated_title_where_the_page_is_no_article() {
+    let html = r#"<html><head><title>Business Text Messaging | Twilio</title>
+        <meta property="og:title" content="Business Text Messaging | Twilio">
+        </head><body><h1>Messaging that scales without slowing you down</h1></body></html>"#;
+    let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+    let url = Some("https://www.twilio.com/messaging");
+    let mut asked = 0;
+    let landing = crate::extract_with(&doc, url, |m| {
+        asked += 1;
+        // Everything but the title is read when the question is asked.
+        assert!(m.title.is_none() && m.page_title.is_some());
+        false
+    });
+    assert_eq!(asked, 1);
+    assert_eq!(landing.title.as_deref(), Some("Business Text Messaging"));
+    assert_eq!(landing.sources["title"], Source::OpenGraph);
+    let article = crate::extract_with(&doc, url, |_| true);
+    assert_eq!(
+        article.title.as_deref(),
+        Some("Messaging that scales without slowing you down")
+    );
+    assert_eq!(article.sources["title"], Source::Html);
+    assert_eq!(extract(&doc, url), article);
+}
+
+#[test]
+fn a_headline_the_stated_title_contains_stays_and_a_lone_headline_is_kept() {
+    let contained = meta_with(
+        r#"<html><head><title>Plausible Analytics | Simple, privacy-friendly analytics</title>
+        </head><body><h1>Plausible Analytics</h1></body></html>"#,
+    );
+    assert_eq!(contained.title.as_deref(), Some("Plausible Analytics"));
+    let lone = meta_with("<html><body><h1>Only a headline here</h1></body></html>");
+    assert_eq!(lone.title.as_deref(), Some("Only a headline here"));
+    assert_eq!(lone.sources["title"], Source::Html);
+    let none = meta_with("<html><body><p>No title at all</p></body></html>");
+    assert_eq!(none.title, None);
+    assert!(!none.sources.contains_key("title"));
+}
+
+/// The metadata of a page read as no article's.
+fn meta_with(html: &str) -> Metadata {
+    let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+    crate::extract_with(&doc, None, |_| false)
 }
