@@ -94,7 +94,8 @@ const MONTHS: &[(&str, u32)] = &[
 /// become `2021-03-05`. `None` when no date can be read without guessing (`03/05/2021`, where
 /// day and month could be either).
 pub fn normalize_date(s: &str) -> Option<String> {
-    let s = s.trim();
+    // Quotes left in by a page that quoted the value twice (`"\"2025-12-17\""` in JSON-LD).
+    let s = s.trim().trim_matches(['"', '\'']).trim();
     if let Some(iso) = iso(s) {
         return Some(iso);
     }

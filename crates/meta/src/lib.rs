@@ -181,6 +181,19 @@ impl Candidates {
             .map(|(s, v)| (*s, v.as_str()))
     }
 
+    /// Every candidate of `field`, best source first (in the order found within a source).
+    fn ranked(&self, field: &str) -> impl Iterator<Item = (Source, &str)> {
+        let mut all: Vec<(Source, &str)> = self
+            .fields
+            .get(field)
+            .into_iter()
+            .flatten()
+            .map(|(s, v)| (*s, v.as_str()))
+            .collect();
+        all.sort_by_key(|(s, _)| *s);
+        all.into_iter()
+    }
+
     fn best_list(&self, field: &str) -> Option<(Source, &[String])> {
         let all = self.lists.get(field)?;
         let source = all.iter().map(|(s, _)| *s).min()?;
@@ -265,14 +278,17 @@ pub fn extract_with(
     if m.language.is_none() {
         m.sources.remove("language");
     }
+    // A date that does not read as one gives way to the next source's (a JSON-LD
+    // `datePublished` of `"\"2025-12-17\""` to the page's `article:published_time`).
     for (field, slot) in [("published", 0), ("modified", 1)] {
-        if let Some(d) = take(field, &mut m) {
-            match normalize_date(&d) {
-                Some(d) if slot == 0 => m.published = Some(d),
-                Some(d) => m.modified = Some(d),
-                None => {
-                    m.sources.remove(field);
-                }
+        if let Some((source, d)) = c
+            .ranked(field)
+            .find_map(|(source, d)| Some((source, normalize_date(d)?)))
+        {
+            m.sources.insert(field, source);
+            match slot {
+                0 => m.published = Some(d),
+                _ => m.modified = Some(d),
             }
         }
     }

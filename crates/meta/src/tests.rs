@@ -111,8 +111,8 @@ fn microdata_time_bylines_and_links() {
 #[test]
 fn what_the_page_does_not_give_is_absent() {
     let m = meta(
-        "<html><body><time datetime=\"2020-01-01\">in a comment, outside any article</time>\
-         <p>Some text by nobody in particular.</p></body></html>",
+        "<html><body><aside class=comments><time datetime=\"2020-01-01\">in a comment</time>\
+         </aside><p>Some text by nobody in particular.</p></body></html>",
         None,
     );
     assert_eq!(m, Metadata::default());
@@ -304,4 +304,32 @@ fn a_headline_the_stated_title_contains_stays_and_a_lone_headline_is_kept() {
 fn meta_with(html: &str) -> Metadata {
     let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
     crate::extract_with(&doc, None, |_| false)
+}
+
+#[test]
+fn a_time_outside_articles_is_the_page_s_unless_a_link_or_sidebar_holds_it() {
+    let m = meta(
+        r#"<html><body><nav><time datetime="2020-01-01">menu</time></nav>
+        <a href="/older"><time datetime="2020-02-02">older post</time></a>
+        <div class="meta"><time datetime="2024-09-17T06:16:41Z">Last updated</time></div>
+        <footer><time datetime="2020-03-03">footer</time></footer></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2024-09-17T06:16:41Z"));
+    assert_eq!(m.sources["published"], Source::Html);
+}
+
+#[test]
+fn a_date_that_does_not_read_gives_way_to_the_next_source_s() {
+    let m = meta(
+        r#"<html><head><script type="application/ld+json">{"@type":"Article",
+          "datePublished":"\"2025-12-17T13:22:47Z\"", "dateModified":"soon"}</script>
+        <meta property="article:modified_time" content="2025-12-18"></head></html>"#,
+        None,
+    );
+    // Doubled quotes are taken off; a value that is no date is passed over.
+    assert_eq!(m.published.as_deref(), Some("2025-12-17T13:22:47Z"));
+    assert_eq!(m.sources["published"], Source::JsonLd);
+    assert_eq!(m.modified.as_deref(), Some("2025-12-18"));
+    assert_eq!(m.sources["modified"], Source::OpenGraph);
 }
