@@ -13,6 +13,13 @@ the page type's included, is out of domain.
 
 The pages go to `chaff extract -` as JSON Lines ({"url", "html"}), so each page's URL is known
 as it would be in a crawl; the values are the `metadata` object of each output record.
+
+With --others, the other extractors run over the same pages in the same run and are scored by
+the same call, one line each: rs-trafilatura and dom_smoothie through ../shared/tools'
+rs-anchors (RS_ANCHORS, built as its README says), trafilatura (`bare_extraction` with the
+page's URL), goose3 and readability-lxml (`short_title`), each with its default settings. Run
+it with the interpreter of the anchors venv (../shared/tools/README.md); a tool that is not
+installed is skipped with a note.
 """
 import argparse
 import json
@@ -49,9 +56,86 @@ def extract(pages, ids, extra):
     return out
 
 
+RS_ANCHORS = Path(os.environ.get("RS_ANCHORS", SHARED / "tools" / "rs-anchors" / "target" / "release" / "rs-anchors"))
+
+
+def rs_anchors(pages, extractor):
+    """(title, author, date) per page from the rs-anchors binary running `extractor`."""
+    lines = "".join(json.dumps({"id": p.id, "url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n"
+                    for p in pages)
+    r = subprocess.run([str(RS_ANCHORS), extractor], input=lines.encode(), capture_output=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.decode()[-300:])
+    got = {}
+    for line in r.stdout.decode("utf-8", "replace").split("\n"):
+        if line.strip():
+            o = json.loads(line)
+            got[o["id"]] = o
+    return [(got.get(p.id, {}).get("title"), got.get(p.id, {}).get("author"), got.get(p.id, {}).get("date"))
+            for p in pages]
+
+
+def python_tool(pages, name):
+    """(title, author, date) per page from a Python extractor's metadata call."""
+    out = []
+    if name == "trafilatura":
+        import trafilatura
+        for p in pages:
+            try:
+                d = trafilatura.bare_extraction(p.html.decode("utf-8", "replace"), url=p.url, with_metadata=True)
+            except Exception:  # a tool's failure on one page is its miss, not the run's end
+                d = None
+            d = d.as_dict() if hasattr(d, "as_dict") else (d or {})
+            out.append((d.get("title"), d.get("author"), d.get("date")))
+    elif name == "goose3":
+        from goose3 import Goose
+        g = Goose()
+        for p in pages:
+            try:
+                a = g.extract(raw_html=p.html.decode("utf-8", "replace"))
+                out.append((a.title, a.authors or None, a.publish_date))
+            except Exception:
+                out.append((None, None, None))
+    elif name == "readability-lxml":
+        from readability import Document
+        for p in pages:
+            try:
+                out.append((Document(p.html.decode("utf-8", "replace")).short_title(), None, None))
+            except Exception:
+                out.append((None, None, None))
+    return out
+
+
+def others(pages):
+    """Each other extractor's (name, predictions), skipping those not at hand with a note."""
+    runs = [("rs-trafilatura", lambda: rs_anchors(pages, "rs-trafilatura")),
+            ("dom_smoothie", lambda: rs_anchors(pages, "dom-smoothie")),
+            ("trafilatura", lambda: python_tool(pages, "trafilatura")),
+            ("goose3", lambda: python_tool(pages, "goose3")),
+            ("readability-lxml", lambda: python_tool(pages, "readability-lxml"))]
+    for name, run in runs:
+        try:
+            got = run()
+        except (ImportError, RuntimeError, OSError) as e:
+            print(f"{name}: skipped ({type(e).__name__}: {str(e)[:120]})", file=sys.stderr)
+            continue
+        yield name, [{"title": t, "author": a, "date": d} for t, a, d in got]
+
+
+def report(name, pages, preds, pct):
+    """One line per field the tool gives on at least one page (readability-lxml: the title)."""
+    res = score.metadata_scores(pages, preds)
+    for f, s in res.items():
+        if not any(p.get(f) for p in preds):
+            continue
+        print(f"{name:<17} {f:<7} exact {pct(s['exact'])}  lenient {pct(s['lenient'])}  (n={s['n']})   "
+              f"given where the gold has none {pct(s['fp'])} (n={s['n_null']})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--page-type-folds", type=Path)
+    ap.add_argument("--others", action="store_true", help="score the other extractors beside chaff")
     a = ap.parse_args()
     pages = datasets.load("wcxb-dev")
     by_id = {}
@@ -68,11 +152,11 @@ def main():
     for i in range(len(pages)):
         m = by_line.get(i + 1, {})
         preds.append({"title": m.get("title"), "author": m.get("authors"), "date": m.get("published")})
-    res = score.metadata_scores(pages, preds)
     pct = lambda x: "–" if x is None else f"{x:.1%}"  # noqa: E731
-    for f, s in res.items():
-        print(f"{f:<7} exact {pct(s['exact'])}  lenient {pct(s['lenient'])}  (n={s['n']})   "
-              f"given where the gold has none {pct(s['fp'])} (n={s['n_null']})")
+    report("chaff", pages, preds, pct)
+    if a.others:
+        for name, theirs in others(pages):
+            report(name, pages, theirs, pct)
     # Page type (WCXB's seven), as the built-in classifier gives it. That classifier was fitted
     # on these very pages, so this rate is a training fit, not an accuracy: the held-out figure
     # is `chaff-lab train-page-type`'s domain-disjoint cross-validation.
