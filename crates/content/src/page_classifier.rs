@@ -614,7 +614,7 @@ impl DomCounts {
         let phrases = matcher(&PHRASE_MATCHER, &PHRASES, true);
         // The number of each element's `class` value (absent counts as empty), by node id,
         // and the elements of five element children or more, for the runs of siblings.
-        let mut class_of = vec![u32::MAX; doc.len()];
+        let mut class_of = vec![ClassValues::NONE; doc.len()];
         let mut parents = Vec::new();
         let mut link_end = 0u32;
         let mut i = 0u32;
@@ -635,7 +635,7 @@ impl DomCounts {
                         i = doc.subtree_end(id).0;
                         continue;
                     }
-                    c.element(doc, id, tag, classes.hits(class_of[i as usize]));
+                    c.element(doc, id, tag, &classes, class_of[i as usize]);
                     // Most elements have few children: count them, and key the children
                     // only where a run of five could be.
                     if doc.element_children(id).nth(4).is_some() {
@@ -674,12 +674,20 @@ impl DomCounts {
     }
 
     /// Counts what one element's name and attributes show (one pass over the attributes).
-    fn element(&mut self, doc: &Document, id: NodeId, tag: &str, class_hits: &[u8]) {
+    /// `class` is the number of the element's `class` value in `classes`.
+    fn element(
+        &mut self,
+        doc: &Document,
+        id: NodeId,
+        tag: &str,
+        classes: &ClassValues<'_>,
+        class: u32,
+    ) {
         self.elements += 1;
         if let Some(k) = tag_index(tag) {
             self.tags[k] += 1;
         }
-        for &k in class_hits {
+        for &k in classes.hits(class) {
             self.classes[usize::from(k)] += 1;
         }
         let mut og_type = false;
@@ -688,8 +696,7 @@ impl DomCounts {
             match &*a.name {
                 // An `id` is most often unique to its page: scanned, not remembered.
                 "id" => {
-                    let classes = matcher(&CLASS_MATCHER, &CLASS_WORDS, true);
-                    for m in classes.find_iter(value) {
+                    for m in classes.matcher.find_iter(value) {
                         self.classes[m.pattern().as_usize()] += 1;
                     }
                 }

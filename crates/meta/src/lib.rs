@@ -174,11 +174,7 @@ impl Candidates {
     }
 
     fn best(&self, field: &str) -> Option<(Source, &str)> {
-        let all = self.fields.get(field)?;
-        let source = all.iter().map(|(s, _)| *s).min()?;
-        all.iter()
-            .find(|(s, _)| *s == source)
-            .map(|(s, v)| (*s, v.as_str()))
+        self.ranked(field).next()
     }
 
     /// Every candidate of `field`, best source first (in the order found within a source).

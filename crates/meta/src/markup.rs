@@ -231,11 +231,8 @@ fn read_time(doc: &Document, id: NodeId, c: &mut Candidates, seen: bool) -> bool
         .ancestors(id)
         .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "header"));
     let outside_template = || {
-        !doc.ancestors(id).any(|a| {
-            ["a", "nav", "aside", "footer"]
-                .iter()
-                .any(|t| doc.is_tag(a, t))
-        })
+        !doc.ancestors(id)
+            .any(|a| doc.is_element(a) && matches!(doc.tag(a), "a" | "nav" | "aside" | "footer"))
     };
     let stated = doc.attr(id, "datetime").is_some()
         && (in_article || doc.attr(id, "pubdate").is_some() || outside_template());
