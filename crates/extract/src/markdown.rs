@@ -12,6 +12,15 @@
 //!   blocks) when it says so (`role="presentation"`/`"none"`), holds another table, or has
 //!   fewer than two rows or two columns. A pipe table's cells stay on one line: blocks,
 //!   breaks and list items inside a cell become spaces, and `|` is escaped.
+//! * A heading is one line: blocks and breaks inside it become spaces.
+//! * A list whose own items hold headings lays out cards (teasers, products, jobs), not a
+//!   list: its items are written as blocks without markers, so each card's heading is a
+//!   heading and not a `- ###` inside an item. Only the list's own items count; a nested
+//!   list decides for itself, so each node is scanned by one list at most.
+//! * A link that wraps blocks is never split across lines (`[` on one line, `](url)` after
+//!   a heading three lines down, as a naive writer leaves it). If it wraps a heading, the
+//!   link is dropped and its blocks are written as blocks (the card's title stays a
+//!   heading); otherwise its blocks are flattened to one line of link text.
 //! * Code blocks are literal: emphasis and links inside `<pre>` add no markers, and the
 //!   fence names the language from a `language-*`/`lang-*`/`highlight-*` class of the
 //!   `<pre>` or of its `<code>`.
@@ -81,6 +90,8 @@ pub fn markdown(doc: &Document, view: &TextView, labels: &Labels) -> String {
 #[derive(Clone, Copy, Debug)]
 enum Close {
     Nothing,
+    /// An element flattened to a space on each side (a block inside a heading).
+    Space,
     Block,
     Heading,
     Line,
@@ -104,6 +115,14 @@ enum Close {
     Table,
     /// A layout table: its rows and cells were blocks.
     LayoutTable,
+    /// A layout list (cards): its items were blocks.
+    LayoutList,
+    /// A link that wraps blocks and was flattened to one line.
+    FlatLink {
+        start: usize,
+        content_at: usize,
+        href_at: usize,
+    },
     Row,
     Cell,
 }
@@ -116,8 +135,10 @@ struct Writer {
     /// Newlines owed before the next content (1 = new line, 2 = blank line).
     owed: u8,
     pending_space: bool,
-    /// Lists: (ordered, next number).
+    /// Lists written as lists: (ordered, next number).
     lists: Vec<(bool, u32)>,
+    /// Every open list, innermost last: whether it is a layout list (cards).
+    layout_lists: Vec<bool>,
     pre: u32,
     /// Links' targets, kept aside until the link closes.
     hrefs: Vec<String>,
@@ -133,6 +154,8 @@ struct Writer {
     quote_opened: bool,
     /// A list item's marker was just written and nothing after it yet.
     item_opened: bool,
+    /// Open one-line contexts (headings, flattened links): blocks inside them are spaces.
+    flat: u32,
 }
 
 impl Writer {
@@ -173,10 +196,16 @@ impl Writer {
     }
 
     fn at_line_start(&self) -> bool {
+        self.at_line_start_at(self.out.len())
+    }
+
+    /// Whether `at` (a position in the output) is the start of a line, after its prefixes.
+    fn at_line_start_at(&self, at: usize) -> bool {
+        let before = &self.out[..at];
         let prefix: String = self.prefixes.concat();
-        self.out.is_empty()
-            || self.out.ends_with('\n')
-            || (!prefix.is_empty() && self.out.ends_with(&prefix))
+        before.is_empty()
+            || before.ends_with('\n')
+            || (!prefix.is_empty() && before.ends_with(&prefix))
     }
 
     /// Gets the writer ready for inline content: owed breaks written, a pending space
@@ -217,6 +246,9 @@ impl Writer {
         if self.cells > 0 {
             return self.open_in_cell(doc, id, tag);
         }
+        if self.flat > 0 {
+            return self.open_flat(doc, id, tag);
+        }
         if self.pre > 0 {
             // Code is literal: no emphasis, link or image markers inside it.
             return match tag {
@@ -232,6 +264,7 @@ impl Writer {
                 self.block(2);
                 let level = tag.as_bytes()[1] - b'0';
                 self.raw(&format!("{} ", "#".repeat(level as usize)));
+                self.flat += 1;
                 Close::Heading
             }
             "p" | "div" | "section" | "article" | "main" | "header" | "footer" | "aside"
@@ -256,6 +289,11 @@ impl Writer {
                 self.block(2);
                 Close::Nothing
             }
+            "ul" | "ol" | "menu" if items_hold_headings(doc, id) => {
+                self.block(2);
+                self.layout_lists.push(true);
+                Close::LayoutList
+            }
             "ul" | "ol" | "menu" => {
                 self.block(if self.lists.is_empty() { 2 } else { 1 });
                 let start = doc
@@ -263,7 +301,12 @@ impl Writer {
                     .and_then(|s| s.trim().parse().ok())
                     .unwrap_or(1);
                 self.lists.push((tag == "ol", start));
+                self.layout_lists.push(false);
                 Close::List
+            }
+            "li" if self.layout_lists.last() == Some(&true) => {
+                self.block(2);
+                Close::Block
             }
             "li" => self.open_item(),
             "blockquote" => {
@@ -332,13 +375,25 @@ impl Writer {
                 self.space();
                 Close::Nothing
             }
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "p" | "div" | "section" | "article"
-            | "main" | "header" | "footer" | "aside" | "nav" | "figure" | "figcaption"
-            | "address" | "details" | "summary" | "dl" | "dt" | "dd" | "center" | "form"
-            | "fieldset" | "ul" | "ol" | "menu" | "li" | "blockquote" | "pre" | "tr" | "td"
-            | "th" | "caption" => {
+            _ if is_block(tag) => {
                 self.block(1);
                 Close::Block
+            }
+            _ => self.open_inline(doc, id, tag),
+        }
+    }
+
+    /// Inside a heading or a flattened link everything stays on one line: blocks and
+    /// breaks are spaces.
+    fn open_flat(&mut self, doc: &Document, id: NodeId, tag: &str) -> Close {
+        match tag {
+            "br" | "hr" => {
+                self.space();
+                Close::Nothing
+            }
+            _ if is_block(tag) || tag == "table" => {
+                self.space();
+                Close::Space
             }
             _ => self.open_inline(doc, id, tag),
         }
@@ -381,14 +436,27 @@ impl Writer {
                 {
                     return Close::Nothing;
                 }
+                let wraps = link_wraps(doc, id);
+                if wraps == Wraps::Heading {
+                    return Close::Nothing;
+                }
                 self.begin();
                 let start = self.out.len();
                 self.out.push('[');
                 self.hrefs.push(href.to_string());
+                let (content_at, href_at) = (self.out.len(), self.hrefs.len() - 1);
+                if wraps == Wraps::Blocks {
+                    self.flat += 1;
+                    return Close::FlatLink {
+                        start,
+                        content_at,
+                        href_at,
+                    };
+                }
                 Close::Link {
                     start,
-                    content_at: self.out.len(),
-                    href_at: self.hrefs.len() - 1,
+                    content_at,
+                    href_at,
                 }
             }
             "img" => {
@@ -421,7 +489,24 @@ impl Writer {
     fn close(&mut self, close: Close) {
         match close {
             Close::Nothing => {}
-            Close::Block | Close::Heading => self.block(2),
+            Close::Space => self.space(),
+            Close::Block => self.block(2),
+            Close::Heading => {
+                self.flat = self.flat.saturating_sub(1);
+                self.block(2);
+            }
+            Close::LayoutList => {
+                self.layout_lists.pop();
+                self.block(2);
+            }
+            Close::FlatLink {
+                start,
+                content_at,
+                href_at,
+            } => {
+                self.flat = self.flat.saturating_sub(1);
+                self.close_link(start, content_at, href_at);
+            }
             Close::Line => self.block(1),
             Close::Item => {
                 self.prefixes.pop();
@@ -430,6 +515,7 @@ impl Writer {
             }
             Close::List => {
                 self.lists.pop();
+                self.layout_lists.pop();
                 self.block(if self.lists.is_empty() { 2 } else { 1 });
             }
             Close::Quote => {
@@ -490,6 +576,17 @@ impl Writer {
         } else {
             let trimmed = self.out.trim_end().len();
             self.out.truncate(trimmed);
+            // The link text starts at its first word; a space its markup began with goes
+            // before the `[`, where it still parts the link from the word before.
+            let lead = self.out[content_at..].len() - self.out[content_at..].trim_start().len();
+            if lead > 0 {
+                self.out.drain(content_at..content_at + lead);
+                if !self.out[..start].ends_with(char::is_whitespace)
+                    && !self.at_line_start_at(start)
+                {
+                    self.out.insert(start, ' ');
+                }
+            }
             self.out.push_str("](");
             self.out
                 .push_str(&href.replace(' ', "%20").replace(')', "%29"));
@@ -518,6 +615,102 @@ impl Writer {
         self.out.drain(..start);
         self.out
     }
+}
+
+/// Tags that start a block of their own (tables apart: they decide by their content).
+fn is_block(tag: &str) -> bool {
+    matches!(
+        tag,
+        "h1" | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "p"
+            | "div"
+            | "section"
+            | "article"
+            | "main"
+            | "header"
+            | "footer"
+            | "aside"
+            | "nav"
+            | "figure"
+            | "figcaption"
+            | "address"
+            | "details"
+            | "summary"
+            | "dl"
+            | "dt"
+            | "dd"
+            | "center"
+            | "form"
+            | "fieldset"
+            | "ul"
+            | "ol"
+            | "menu"
+            | "li"
+            | "blockquote"
+            | "pre"
+            | "tr"
+            | "td"
+            | "th"
+            | "caption"
+    )
+}
+
+fn is_heading(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// What a link wraps besides inline content.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Wraps {
+    Inline,
+    Blocks,
+    Heading,
+}
+
+/// Whether a link wraps blocks, and a heading among them. Links do not nest in parsed
+/// HTML, so the scans of all links together read each node once at most.
+fn link_wraps(doc: &Document, link: NodeId) -> Wraps {
+    let mut wraps = Wraps::Inline;
+    for i in link.0 + 1..doc.subtree_end(link).0 {
+        let id = NodeId(i);
+        if !doc.is_element(id) {
+            continue;
+        }
+        let tag = doc.tag(id);
+        if is_heading(tag) {
+            return Wraps::Heading;
+        }
+        if is_block(tag) || tag == "table" {
+            wraps = Wraps::Blocks;
+        }
+    }
+    wraps
+}
+
+/// Whether a list's own items hold a heading (a list of cards). Nested lists are skipped
+/// (they decide for themselves), so every node is scanned by one list at most.
+fn items_hold_headings(doc: &Document, list: NodeId) -> bool {
+    let end = doc.subtree_end(list).0;
+    let mut i = list.0 + 1;
+    while i < end {
+        let id = NodeId(i);
+        if doc.is_element(id) {
+            let tag = doc.tag(id);
+            if is_heading(tag) {
+                return true;
+            }
+            if matches!(tag, "ul" | "ol" | "menu") {
+                i = doc.subtree_end(id).0;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a table holds data (a pipe table) rather than laying out the page. Layout: it
@@ -615,9 +808,57 @@ mod tests {
             "- one\n\n  more\n\n- two"
         );
         assert_eq!(
-            md("<ol start=3><li><h4>Pros</h4></li><li>plain<br>next</li></ol>"),
-            "3. #### Pros\n\n4. plain\n  next"
+            md("<ol start=3><li><p>Pros</p></li><li>plain<br>next</li></ol>"),
+            "3. Pros\n\n4. plain\n  next"
         );
+    }
+
+    #[test]
+    fn a_heading_is_one_line() {
+        assert_eq!(
+            md("<h3><div><a href=\"#h\"></a></div><span>Automations</span></h3><p>x</p>"),
+            "### Automations\n\nx"
+        );
+        assert_eq!(
+            md("<h2>One<br>Two<ul><li>three</li></ul></h2>"),
+            "## One Two three"
+        );
+    }
+
+    #[test]
+    fn a_list_of_cards_is_written_as_blocks() {
+        assert_eq!(
+            md("<ul><li><h3>A</h3><p>x</p></li><li><h3>B</h3></li></ul>"),
+            "### A\n\nx\n\n### B"
+        );
+        // A list inside a card is still a list, and a list whose headings sit only in a
+        // nested list is still a list too.
+        assert_eq!(
+            md("<ul><li><h3>A</h3><ul><li>p</li><li>q</li></ul></li></ul>"),
+            "### A\n\n- p\n- q"
+        );
+        assert_eq!(
+            md("<ul><li>one<ul><li><h4>x</h4></li></ul></li><li>two</li></ul>"),
+            "- one\n\n  #### x\n\n- two"
+        );
+    }
+
+    #[test]
+    fn a_link_around_blocks_stays_whole() {
+        // Around a heading: the card's blocks stay blocks and the link goes.
+        assert_eq!(
+            md("<a href=\"/p\"><h3>Title</h3><p>Desc</p></a>"),
+            "### Title\n\nDesc"
+        );
+        // Around other blocks: one line of link text.
+        assert_eq!(
+            md("<div>See <a href=\"/p\"><div>Read</div><div>more</div></a> now</div>"),
+            "See [Read more](/p) now"
+        );
+        let out = md("<ul><li><a href=\"/j\"><h3>Job</h3><div>Place</div></a></li></ul>");
+        assert_eq!(out, "### Job\n\nPlace");
+        // A space that began the link's text parts it from the word before.
+        assert_eq!(md("<p>word<a href=\"/l\"> link</a></p>"), "word [link](/l)");
     }
 
     #[test]
