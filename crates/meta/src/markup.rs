@@ -415,20 +415,33 @@ pub(crate) fn headline(doc: &Document) -> Option<String> {
 }
 
 /// A date written near the headline the page shows ("Updated March 5, 2021" in the lines
-/// after the `<h1>`): the first short text within the headline's next few text nodes that
-/// reads as a date.
+/// after the `<h1>`): the first short text within the headline's next twelve text nodes
+/// that reads as a date, else the nearest within the four before it (a dateline above the
+/// headline: "News · 14 March 2024"). On wcxb-dev the look before the headline took dates
+/// on the same day from 78.8% to 80.6% (one to three nodes: 79.7%, 80.3%, 80.6%; four to
+/// sixteen: 80.6%), with dates given where the gold has none unchanged at 6.7%.
 pub(crate) fn date_near_headline(doc: &Document) -> Option<String> {
     let h1 = doc.ids().find(|&id| doc.is_tag(id, "h1"))?;
     let after = doc.subtree_end(h1).index();
+    let read = |id: NodeId| {
+        let t = doc.text(id).trim();
+        let short = t.split_whitespace().count() <= 8;
+        let dated = short && t.chars().any(|c| c.is_ascii_digit());
+        dated.then(|| crate::dates::normalize_date(t)).flatten()
+    };
+    let visible = |&id: &NodeId| doc.is_text(id) && !doc.text(id).trim().is_empty();
     doc.ids()
         .skip(after)
-        .filter(|&id| doc.is_text(id) && !doc.text(id).trim().is_empty())
+        .filter(visible)
         .take(12)
-        .find_map(|id| {
-            let t = doc.text(id).trim();
-            let short = t.split_whitespace().count() <= 8;
-            let dated = short && t.chars().any(|c| c.is_ascii_digit());
-            dated.then(|| crate::dates::normalize_date(t)).flatten()
+        .find_map(read)
+        .or_else(|| {
+            doc.ids()
+                .take(h1.index())
+                .rev()
+                .filter(visible)
+                .take(4)
+                .find_map(read)
         })
 }
 

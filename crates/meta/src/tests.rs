@@ -260,6 +260,29 @@ fn a_date_written_under_the_headline_when_markup_states_none() {
 }
 
 #[test]
+fn a_dateline_above_the_headline_when_none_follows_it() {
+    let above = |between: &str| {
+        meta(
+            &format!(
+                "<html><body><p>News</p><p>14 March 2024</p>{between}                 <h1>Rain floods the square</h1><p>Text of the story.</p></body></html>"
+            ),
+            None,
+        )
+        .published
+    };
+    assert_eq!(above("").as_deref(), Some("2024-03-14"));
+    // Within four text nodes before the headline, and no further.
+    assert_eq!(above(&"<p>x</p>".repeat(3)).as_deref(), Some("2024-03-14"));
+    assert!(above(&"<p>x</p>".repeat(4)).is_none());
+    // A date after the headline comes first.
+    let both = meta(
+        "<html><body><p>1 January 2020</p><h1>Rain floods the square</h1>         <p>March 5, 2021</p></body></html>",
+        None,
+    );
+    assert_eq!(both.published.as_deref(), Some("2021-03-05"));
+}
+
+#[test]
 fn a_slogan_headline_gives_way_to_the_stated_title_where_the_page_is_no_article() {
     let html = r#"<html><head><title>Business Text Messaging | Twilio</title>
         <meta property="og:title" content="Business Text Messaging | Twilio">
