@@ -87,6 +87,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
         c.add("language", Source::Html, lang);
     }
     let mut time_seen = false;
+    let mut author_item = None;
     // The tag is read once per element: this loop sees every element of every page.
     for id in doc.ids().filter(|&id| doc.is_element(id)) {
         let tag = doc.tag(id);
@@ -100,7 +101,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
             "time" => time_seen |= read_time(doc, id, c, time_seen),
             _ => {}
         }
-        read_itemprop(doc, id, c, &mut push);
+        read_itemprop(doc, id, c, &mut push, &mut author_item);
         if let Some(name) = byline(doc, id, tag == "a") {
             push("authors", Source::Html, name);
         }
@@ -244,11 +245,16 @@ fn read_time(doc: &Document, id: NodeId, c: &mut Candidates, seen: bool) -> bool
 }
 
 /// Microdata on other elements: a headline, an author (its `name` inside, or its text).
+/// Reads an element's microdata properties. Authors count only in the first item that
+/// names one (`author_item`, set here): on a forum thread or under an article, every reply,
+/// comment and review is an item with its own author, and the page's author is the first
+/// post's or the article's, not everyone who answered.
 fn read_itemprop(
     doc: &Document,
     id: NodeId,
     c: &mut Candidates,
     push: &mut impl FnMut(&'static str, Source, String),
+    author_item: &mut Option<Option<NodeId>>,
 ) {
     let Some(prop) = doc.attr(id, "itemprop") else {
         return;
@@ -271,7 +277,8 @@ fn read_itemprop(
             None => doc.subtree_text(id),
         };
         let name = strip_by(&name);
-        if is_name(&name) {
+        let item = owning_item(doc, id);
+        if is_name(&name) && *author_item.get_or_insert(item) == item {
             push("authors", Source::Microdata, name);
         }
     }
@@ -287,6 +294,14 @@ fn read_itemprop(
             c.add(field, Source::Microdata, v);
         }
     }
+}
+
+/// The item a property belongs to: its nearest ancestor with `itemscope` (within 64 levels;
+/// beyond, the property is taken as the page's own).
+fn owning_item(doc: &Document, id: NodeId) -> Option<NodeId> {
+    doc.ancestors(id)
+        .take(64)
+        .find(|&a| doc.attr(a, "itemscope").is_some())
 }
 
 /// A byline's author: a link to an author page (`/author/...`), or an element whose class or

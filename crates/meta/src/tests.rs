@@ -243,6 +243,25 @@ fn people_before_organisations_and_listings_have_no_author() {
 }
 
 #[test]
+fn microdata_authors_are_the_first_item_s_not_every_reply_s() {
+    let m = meta(
+        r#"<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">
+          <h1 itemprop="headline">Fan noise after the update</h1>
+          <span itemprop="author" itemscope><span itemprop="name">first_poster</span></span>
+          <span itemprop="author">co_author</span>
+          <div itemprop="comment" itemscope itemtype="https://schema.org/Comment">
+            <span itemprop="author">replier_one</span></div>
+          <div itemprop="comment" itemscope itemtype="https://schema.org/Comment">
+            <span itemprop="author">replier_two</span></div>
+        </div></body></html>"#,
+        None,
+    );
+    // Two authors of the post itself stay; the replies' authors are not the page's.
+    assert_eq!(m.authors, ["first_poster", "co_author"]);
+    assert_eq!(m.sources["authors"], Source::Microdata);
+}
+
+#[test]
 fn a_date_written_under_the_headline_when_markup_states_none() {
     let m = meta(
         "<html><body><h1>Rain floods the square</h1><p>By Ann</p><p>Updated March 5, 2021</p>\
