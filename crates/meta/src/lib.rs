@@ -255,6 +255,11 @@ pub fn extract_with(
     {
         c.add("published", Source::Html, &d);
     }
+    if c.best_list("authors").is_none()
+        && let Some(name) = markup::byline_near_headline(doc)
+    {
+        c.add_list("authors", Source::Html, vec![name]);
+    }
     let mut m = Metadata {
         page_type,
         page_title: doc.title().filter(|t| !t.is_empty()),

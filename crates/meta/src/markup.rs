@@ -399,7 +399,25 @@ fn strip_by(s: &str) -> String {
 /// A person's or a desk's name: one to six words, no digits, not a URL.
 fn is_name(s: &str) -> bool {
     let words = s.split_whitespace().count();
-    (1..=6).contains(&words) && !s.chars().any(|c| c.is_ascii_digit()) && !looks_like_url(s)
+    (1..=6).contains(&words)
+        && !s
+            .chars()
+            .any(|c| c.is_ascii_digit() || matches!(c, '*' | '|' | ':' | '®' | '©'))
+        && !looks_like_url(s)
+        && !is_label(s)
+        && (words == 1 || s.split_whitespace().all(capitalised_or_short))
+}
+
+/// Words a form or a dateline writes where a name could stand ("Name", "Updated").
+fn is_label(s: &str) -> bool {
+    ["name", "updated", "published", "author"]
+        .iter()
+        .any(|l| s.eq_ignore_ascii_case(l))
+}
+
+/// A word of a person's name: capitalised, or a short particle ("van", "de", "and").
+fn capitalised_or_short(word: &str) -> bool {
+    word.chars().count() <= 3 || !word.chars().next().is_some_and(char::is_lowercase)
 }
 
 fn looks_like_url(s: &str) -> bool {
@@ -427,6 +445,49 @@ pub(crate) fn headline(doc: &Document) -> Option<String> {
     (2..=40)
         .contains(&text.split_whitespace().count())
         .then_some(text)
+}
+
+/// A byline written near the headline the page shows, where no markup names an author:
+/// within the headline's next twelve text nodes, a text that starts with a byline's word
+/// and goes on with a name ("By Ann Lee", "Written by: Ann Lee"), or that word alone
+/// followed by a name in the next text ("Written by" / "Ann Lee" in two elements).
+pub(crate) fn byline_near_headline(doc: &Document) -> Option<String> {
+    let h1 = doc.ids().find(|&id| doc.is_tag(id, "h1"))?;
+    let after = doc.subtree_end(h1).index();
+    let mut texts = doc
+        .ids()
+        .skip(after)
+        .filter(|&id| doc.is_text(id) && !doc.text(id).trim().is_empty())
+        .take(12)
+        .map(|id| doc.text(id).trim());
+    while let Some(t) = texts.next() {
+        if t.split_whitespace().count() > 8 {
+            continue;
+        }
+        let lower = t.to_lowercase();
+        let label = lower.trim_end_matches(':').trim_end();
+        if matches!(
+            label,
+            "by" | "written by" | "posted by" | "published by" | "author"
+        ) {
+            let name = texts.next().map(strip_by)?;
+            return is_name(&name).then_some(name);
+        }
+        let stripped = strip_by(t);
+        if stripped.len() < t.len() {
+            // "By Ann Lee | March 5" / "By Ann Lee on Monday": the name ends where the
+            // line goes on to something else.
+            let name = [" | ", " · ", " • ", " on ", " - ", " – ", " — "]
+                .iter()
+                .filter_map(|sep| stripped.find(sep))
+                .min()
+                .map_or(stripped.as_str(), |end| &stripped[..end]);
+            if is_name(name) {
+                return Some(name.to_string());
+            }
+        }
+    }
+    None
 }
 
 /// A date written near the headline the page shows ("Updated March 5, 2021" in the lines

@@ -262,6 +262,37 @@ fn microdata_authors_are_the_first_item_s_not_every_reply_s() {
 }
 
 #[test]
+fn a_byline_under_the_headline_when_markup_names_no_author() {
+    let under = |byline: &str| {
+        meta(
+            &format!(
+                "<html><body><h1>Rain floods the square</h1>{byline}\
+                 <p>Text of the story, long enough not to be a byline at all.</p></body></html>"
+            ),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(under("<p>By Ann Lee | March 5</p>"), ["Ann Lee"]);
+    assert_eq!(under("<p>Written by</p><p>Ann Lee</p>"), ["Ann Lee"]);
+    assert_eq!(
+        under("<p>Posted by <a href=\"/u/ann\">ann_lee</a> on Monday</p>"),
+        ["ann_lee"]
+    );
+    // Not names: a form's label, words of a sentence, a date.
+    assert!(under("<p>Written by</p><p>Name *</p>").is_empty());
+    assert!(under("<p>By</p><p>Please review our terms</p>").is_empty());
+    assert!(under("<p>By March 5, 2021</p>").is_empty());
+    // Markup's author comes first.
+    let m = meta(
+        r#"<html><head><meta name="author" content="Web Desk"></head><body>
+        <h1>Rain floods the square</h1><p>By Ann Lee</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Web Desk"]);
+}
+
+#[test]
 fn a_date_written_under_the_headline_when_markup_states_none() {
     let m = meta(
         "<html><body><h1>Rain floods the square</h1><p>By Ann</p><p>Updated March 5, 2021</p>\
