@@ -88,13 +88,14 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
     }
     let mut time_seen = false;
     let mut author_item = None;
+    let mut written_by = None;
     // The tag is read once per element: this loop sees every element of every page.
     for id in doc.ids().filter(|&id| doc.is_element(id)) {
         let tag = doc.tag(id);
         match tag {
             // A `<meta>` has no text, so it is neither an item's property nor a byline.
             "meta" => {
-                read_meta(doc, id, c, &mut push);
+                read_meta(doc, id, c, &mut push, &mut written_by);
                 continue;
             }
             "link" | "a" => read_link(doc, id, c, &mut push),
@@ -128,11 +129,14 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
     }
 }
 
+/// Reads one `<meta>`. `written_by` remembers which Twitter card label says "Written by"
+/// (`twitter:label1`), so that the matching `twitter:data1` is read as the author.
 fn read_meta(
     doc: &Document,
     id: NodeId,
     c: &mut Candidates,
     push: &mut impl FnMut(&'static str, Source, String),
+    written_by: &mut Option<String>,
 ) {
     let Some(content) = doc
         .attr(id, "content")
@@ -166,6 +170,17 @@ fn read_meta(
             if *field != "authors" || !looks_like_url(content) {
                 push(field, *source, content.to_string());
             }
+        }
+        if let Some(n) = k.strip_prefix("twitter:label")
+            && content.eq_ignore_ascii_case("written by")
+        {
+            *written_by = Some(n.to_string());
+        }
+        if let Some(n) = k.strip_prefix("twitter:data")
+            && written_by.as_deref() == Some(n)
+            && is_name(content)
+        {
+            push("authors", Source::Twitter, content.to_string());
         }
         if k == "author" && key == "itemprop" && !looks_like_url(content) {
             push("authors", Source::Microdata, content.to_string());

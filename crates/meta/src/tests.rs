@@ -262,6 +262,26 @@ fn microdata_authors_are_the_first_item_s_not_every_reply_s() {
 }
 
 #[test]
+fn a_twitter_card_s_written_by_names_the_author() {
+    let m = meta(
+        r#"<html><head><meta name="twitter:label1" content="Written by">
+        <meta name="twitter:data1" content="Tyler Brown">
+        <meta name="twitter:label2" content="Est. reading time">
+        <meta name="twitter:data2" content="5 minutes"></head><body></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Tyler Brown"]);
+    assert_eq!(m.sources["authors"], Source::Twitter);
+    // Another label's data is not an author.
+    let m = meta(
+        r#"<html><head><meta name="twitter:label1" content="Est. reading time">
+        <meta name="twitter:data1" content="Five Minutes"></head><body></body></html>"#,
+        None,
+    );
+    assert!(m.authors.is_empty());
+}
+
+#[test]
 fn a_byline_under_the_headline_when_markup_names_no_author() {
     let under = |byline: &str| {
         meta(
