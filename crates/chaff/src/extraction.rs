@@ -253,6 +253,13 @@ impl Extraction {
             let dated_text = p[usize::from(ARTICLE)] + p[usize::from(FORUM)];
             if dated_text < UNDATED_BELOW {
                 drop_signature_and_date(&mut m);
+            } else if kind == FORUM
+                && m.authors.is_empty()
+                && let Some(poster) = chaff_meta::first_poster(&self.doc)
+            {
+                // A thread's author is its first poster (see `first_poster`).
+                m.authors.push(poster);
+                m.sources.insert("authors", chaff_meta::Source::Html);
             }
             m
         })

@@ -26,6 +26,7 @@ use chaff_dom::Document;
 use serde::Serialize;
 
 pub use dates::normalize_date;
+pub use markup::first_poster;
 
 /// Where a value came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -462,6 +462,55 @@ pub(crate) fn headline(doc: &Document) -> Option<String> {
         .then_some(text)
 }
 
+/// The author of a forum thread's first post: the first name after the headline that a
+/// member link (`memberlist.php?mode=viewprofile`, `/members/`, `/u/`, `/user/`, `/users/`,
+/// `/profile/`) or an element marked `username`, `poster` or `post-author` gives. On a thread
+/// every reply names its author the same way, so bylines all over the page say nothing of
+/// whose thread it is ([`read`] drops them); the first of them is the one who started it.
+/// Callers ask only of pages they know to be threads.
+pub fn first_poster(doc: &Document) -> Option<String> {
+    let start = doc
+        .ids()
+        .find(|&id| doc.is_tag(id, "h1"))
+        .map_or(0, |h1| doc.subtree_end(h1).index());
+    doc.ids()
+        .skip(start)
+        .filter(|&id| doc.is_element(id))
+        .filter(|&id| is_member_link(doc, id) || marks_a_poster(doc, id))
+        .take(8)
+        .find_map(|id| {
+            let name = doc.subtree_text(id);
+            let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+            is_name(&name).then_some(name)
+        })
+}
+
+fn is_member_link(doc: &Document, id: NodeId) -> bool {
+    doc.is_tag(id, "a")
+        && doc.attr(id, "href").is_some_and(|h| {
+            h.contains("mode=viewprofile")
+                || [
+                    "/members/",
+                    "/member/",
+                    "/u/",
+                    "/user/",
+                    "/users/",
+                    "/profile/",
+                ]
+                .iter()
+                .any(|p| h.contains(p))
+        })
+}
+
+fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
+    doc.attr(id, "class").is_some_and(|class| {
+        class.split_ascii_whitespace().any(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("username") || c.contains("poster") || c.contains("post-author")
+        })
+    })
+}
+
 /// A byline written near the headline the page shows, where no markup names an author:
 /// within the headline's next twelve text nodes, a text that starts with a byline's word
 /// and goes on with a name ("By Ann Lee", "Written by: Ann Lee"), or that word alone

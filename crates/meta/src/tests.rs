@@ -262,6 +262,27 @@ fn microdata_authors_are_the_first_item_s_not_every_reply_s() {
 }
 
 #[test]
+fn a_thread_s_author_is_its_first_poster() {
+    let doc = |body: &str| {
+        chaff_dom::parse(format!("<html><body>{body}</body></html>").as_bytes()).expect("parses")
+    };
+    // phpBB: member links; the one above the headline (the logged-in user's) is not read.
+    let page = doc(
+        "<a href=\"./memberlist.php?mode=viewprofile&u=9\">Moderator Max</a>\
+         <h1>Pi 5 LEDs</h1>\
+         <dl><dt><a href=\"./memberlist.php?mode=viewprofile&u=1\" class=\"username\">b.scherer</a></dt></dl>\
+         <p>How do I turn off the LEDs?</p>\
+         <dl><dt><a href=\"./memberlist.php?mode=viewprofile&u=2\" class=\"username\">helper</a></dt></dl>",
+    );
+    assert_eq!(first_poster(&page).as_deref(), Some("b.scherer"));
+    // A marked poster element without a link.
+    let page = doc("<h1>Pepper</h1><span class=\"forum-post-author\">Pepper Pot</span>");
+    assert_eq!(first_poster(&page).as_deref(), Some("Pepper Pot"));
+    // Nothing marks a poster: no author.
+    assert_eq!(first_poster(&doc("<h1>T</h1><p>text</p>")), None);
+}
+
+#[test]
 fn a_twitter_card_s_written_by_names_the_author() {
     let m = meta(
         r#"<html><head><meta name="twitter:label1" content="Written by">
