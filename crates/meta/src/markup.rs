@@ -390,9 +390,24 @@ fn names_a_byline(value: &str) -> bool {
 
 fn strip_by(s: &str) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let s = s
+        .trim_end_matches(['-', '–', '—', '|', ','])
+        .trim_end()
+        .to_string();
+    // "BySummer Swann": a byline whose markup left no space after "By".
+    if let Some(rest) = s.strip_prefix("By")
+        && rest.starts_with(|c: char| c.is_uppercase())
+    {
+        return rest.to_string();
+    }
     let lower = s.to_lowercase();
     for p in [
         "written by",
+        "text by",
+        "words by",
+        "story by",
+        "recipe by",
+        "reported by",
         "posted by",
         "published by",
         "author:",

@@ -262,6 +262,22 @@ fn microdata_authors_are_the_first_item_s_not_every_reply_s() {
 }
 
 #[test]
+fn byline_words_and_stray_marks_are_not_part_of_the_name() {
+    let byline = |text: &str| {
+        meta(
+            &format!("<html><body><p>x</p><div class=\"byline\">{text}</div></body></html>"),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(byline("Text by Hunter Dukes"), ["Hunter Dukes"]);
+    assert_eq!(byline("Recipe by PJ Hamel"), ["PJ Hamel"]);
+    assert_eq!(byline("BySummer Swann-"), ["Summer Swann"]);
+    // A name that starts with "By" is a name.
+    assert_eq!(byline("Byron Katie"), ["Byron Katie"]);
+}
+
+#[test]
 fn a_thread_s_author_is_its_first_poster() {
     let doc = |body: &str| {
         chaff_dom::parse(format!("<html><body>{body}</body></html>").as_bytes()).expect("parses")
