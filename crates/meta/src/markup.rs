@@ -574,9 +574,18 @@ pub(crate) fn byline_near_headline(doc: &Document) -> Option<String> {
 /// that reads as a date, else the nearest within the four before it (a dateline above the
 /// headline: "News · 14 March 2024"). On wcxb-dev the look before the headline took dates
 /// on the same day from 78.8% to 80.6% (one to three nodes: 79.7%, 80.3%, 80.6%; four to
-/// sixteen: 80.6%), with dates given where the gold has none unchanged at 6.7%.
+/// sixteen: 80.6%), with dates given where the gold has none unchanged at 6.7%. A page
+/// with several `<h1>`s (a logo's, a section's) is read near each of its first four in
+/// turn: 81.1% (two: 80.9%), given where the gold has none 7.0%.
 pub(crate) fn date_near_headline(doc: &Document) -> Option<String> {
-    let h1 = doc.ids().find(|&id| doc.is_tag(id, "h1"))?;
+    doc.ids()
+        .filter(|&id| doc.is_tag(id, "h1"))
+        .take(4)
+        .find_map(|h1| date_near(doc, h1))
+}
+
+/// The date near one `<h1>`: after it first, then before it.
+fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
     let after = doc.subtree_end(h1).index();
     let read = |id: NodeId| {
         let t = doc.text(id).trim();

@@ -387,6 +387,13 @@ fn a_dateline_above_the_headline_when_none_follows_it() {
         None,
     );
     assert_eq!(both.published.as_deref(), Some("2021-03-05"));
+    // A logo's `<h1>` with nothing dated near it: the next `<h1>`'s date is the page's.
+    let second = format!(
+        "<html><body><h1>Example Times</h1>{}<h1>Rain floods the square</h1>\
+         <p>March 5, 2021</p></body></html>",
+        "<p>paragraph</p>".repeat(20)
+    );
+    assert_eq!(meta(&second, None).published.as_deref(), Some("2021-03-05"));
 }
 
 #[test]
