@@ -28,6 +28,12 @@ pub struct TrainPageTypeArgs {
     /// Domain-disjoint folds of the cross-validation (0: none).
     #[arg(long, default_value_t = 5)]
     folds: usize,
+    /// Cross-validate this many times, dealing the domains to folds by a different hash each
+    /// time (the first deal is the usual one and the only one whose predictions, table and
+    /// fold models are written), and print the mean: the spread over deals tells a real
+    /// gain from the luck of one deal.
+    #[arg(long, default_value_t = 1)]
+    deals: u32,
     /// Write each page's cross-validated prediction here (id, gold, predicted, URL; tab
     /// separated).
     #[arg(long)]
@@ -121,7 +127,19 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Status> {
         examples.iter().map(|e| e.domain.as_str()).collect();
     eprintln!("{} pages, {} domains", examples.len(), domains.len());
     if args.folds > 1 {
-        cross_validate(&examples, &notes, args.folds, &args)?;
+        let mut sum = cross_validate(&examples, &notes, args.folds, 0, Some(&args))?;
+        for deal in 1..args.deals {
+            let a = cross_validate(&examples, &notes, args.folds, deal, None)?;
+            outln!("deal {deal}: {:.1}%", 100.0 * a)?;
+            sum += a;
+        }
+        if args.deals > 1 {
+            outln!(
+                "mean over {} deals: {:.2}%",
+                args.deals,
+                100.0 * sum / f64::from(args.deals)
+            )?;
+        }
     }
     let model = PageClassifier::fit(
         &examples,
@@ -137,23 +155,31 @@ pub fn run(args: TrainPageTypeArgs) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
+/// The accuracy of one deal's cross-validation; with `args` (the first deal), the
+/// predictions, fold models and the table too.
 fn cross_validate(
     examples: &[Example],
     notes: &[PageNote],
     folds: usize,
-    args: &TrainPageTypeArgs,
-) -> anyhow::Result<()> {
-    if let Some(dir) = &args.fold_models {
+    deal: u32,
+    args: Option<&TrainPageTypeArgs>,
+) -> anyhow::Result<f64> {
+    let fold_models = args.and_then(|a| a.fold_models.as_ref());
+    if let Some(dir) = fold_models {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let fold = |e: &Example| page_classifier::fold_of(&format!("outer:{}", e.domain), folds);
+    let salt = match deal {
+        0 => String::new(),
+        s => s.to_string(),
+    };
+    let fold = |e: &Example| page_classifier::fold_of(&format!("outer{salt}:{}", e.domain), folds);
     let predicted: Vec<Vec<(usize, u8)>> = (0..folds)
         .into_par_iter()
         .map(|k| {
             let train: Vec<Example> = examples.iter().filter(|e| fold(e) != k).cloned().collect();
             let model =
                 PageClassifier::fit(&train, &format!("wcxb-dev without fold {k} of {folds}"));
-            if let Some(dir) = &args.fold_models {
+            if let Some(dir) = fold_models {
                 let ids: String = (0..examples.len())
                     .filter(|&i| fold(&examples[i]) == k)
                     .map(|i| format!("{}\n", notes[i].id))
@@ -189,11 +215,15 @@ fn cross_validate(
             n.url
         ));
     }
+    let right: usize = (0..7).map(|k| confusion[k][k]).sum();
+    let accuracy = right as f64 / examples.len() as f64;
+    let Some(args) = args else {
+        return Ok(accuracy);
+    };
     if let Some(path) = &args.predictions {
         chaff_corpus::sink::atomic_write(path, lines.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let right: usize = (0..7).map(|k| confusion[k][k]).sum();
     outln!(
         "page type, {folds}-fold domain-disjoint CV on wcxb-dev: {right}/{} = {:.1}%",
         examples.len(),
@@ -224,5 +254,5 @@ fn cross_validate(
             row[k] as f64 / n.max(1) as f64
         )?;
     }
-    Ok(())
+    Ok(accuracy)
 }
