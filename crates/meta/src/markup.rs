@@ -396,8 +396,9 @@ fn looks_like_url(s: &str) -> bool {
 }
 
 /// The headline the page shows: the first `<h1>` inside `<article>` or `<main>`, else the
-/// page's only `<h1>`; two to forty words.
-pub(crate) fn headline(doc: &Document) -> Option<String> {
+/// page's only `<h1>`; two to forty words. With it, whether it is inside `<article>` or
+/// `<main>`.
+pub(crate) fn headline(doc: &Document) -> Option<(String, bool)> {
     let h1s: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "h1")).collect();
     let inside = h1s.iter().copied().find(|&h| {
         doc.ancestors(h)
@@ -411,7 +412,7 @@ pub(crate) fn headline(doc: &Document) -> Option<String> {
         .join(" ");
     (2..=40)
         .contains(&text.split_whitespace().count())
-        .then_some(text)
+        .then_some((text, inside.is_some()))
 }
 
 /// A date written near the headline the page shows ("Updated March 5, 2021" in the lines
