@@ -33,6 +33,9 @@ pub struct TrainTitleArgs {
     /// Domain-disjoint folds of the cross-validation (0: none).
     #[arg(long, default_value_t = 5)]
     folds: usize,
+    /// Weigh the products of every two facts too (a model of pairs), not only the facts.
+    #[arg(long)]
+    pairs: bool,
     /// The L2 penalty per weight.
     #[arg(long, default_value_t = 0.001)]
     l2: f32,
@@ -47,6 +50,10 @@ pub struct TrainTitleArgs {
     /// Write each page's cross-validated title here (id, right, chosen, gold; tab separated).
     #[arg(long)]
     predictions: Option<PathBuf>,
+    /// Write every page's candidates here (JSON Lines: id, gold, and per candidate its text,
+    /// whether it is right and its facts), for study.
+    #[arg(long)]
+    candidates: Option<PathBuf>,
     /// The shared folder (default: found beside the repository or from CHAFF_SHARED).
     #[arg(long)]
     shared: Option<PathBuf>,
@@ -185,6 +192,23 @@ pub fn run(args: TrainTitleArgs) -> anyhow::Result<Status> {
         pages.len(),
         domains.len()
     );
+    if let Some(path) = &args.candidates {
+        let lines: String = pages
+            .iter()
+            .map(|p| {
+                let cands: Vec<serde_json::Value> = p
+                    .texts
+                    .iter()
+                    .zip(&p.rows)
+                    .map(|(t, (x, g))| serde_json::json!({"text": t, "right": g, "facts": x}))
+                    .collect();
+                let line = serde_json::json!({"id": p.id, "domain": p.domain, "gold": p.gold, "candidates": cands});
+                format!("{line}\n")
+            })
+            .collect();
+        chaff_corpus::sink::atomic_write(path, lines.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let rules = TitleModel::rules();
     let rate = |right: usize| {
         format!(
@@ -203,11 +227,13 @@ pub fn run(args: TrainTitleArgs) -> anyhow::Result<Status> {
     let model = TitleModel::fit(
         &rows,
         args.l2,
+        args.pairs,
         format!(
-            "wcxb-dev: {} pages, {} domains (WCXB's gold titles), l2 {}",
+            "wcxb-dev: {} pages, {} domains (WCXB's gold titles), l2 {}, pairs {}",
             pages.len(),
             domains.len(),
-            args.l2
+            args.l2,
+            args.pairs
         ),
     );
     outln!(
@@ -253,6 +279,7 @@ fn cross_validate(
             let model = TitleModel::fit(
                 &rows,
                 args.l2,
+                args.pairs,
                 format!("wcxb-dev without fold {k} of {folds}, l2 {}", args.l2),
             );
             if let Some(dir) = &args.fold_models {

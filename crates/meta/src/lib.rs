@@ -284,8 +284,12 @@ pub fn title_candidates(
 /// Titles stated in markup, best source first.
 type Stated = Vec<(Source, String)>;
 
+/// The headline the page shows (and whether it is inside `<article>` or `<main>`), and the
+/// page's first `<h1>` ([`markup::headline`]).
+type Headlines = (Option<(String, bool)>, Option<String>);
+
 /// Everything but the title, with the titles stated in markup and the headline shown.
-fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Option<(String, bool)>) {
+fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     let mut c = Candidates::default();
     let page_type = jsonld::read(doc, &mut c);
     markup::read(doc, &mut c);
@@ -353,7 +357,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Option<(String,
 fn title_candidates_of(
     m: &Metadata,
     stated: &Stated,
-    headline: Option<(String, bool)>,
+    (headline, first_h1): Headlines,
     url: Option<&str>,
     page_types: [f32; 7],
 ) -> Vec<TitleCandidate> {
@@ -372,6 +376,7 @@ fn title_candidates_of(
     );
     let inputs = title::TitleInputs {
         headline,
+        first_h1,
         stated: stated.iter().map(|(s, t)| (*s, t.as_str())).collect(),
         page_title: m.page_title.as_deref(),
         site_name: m.site_name.as_deref(),

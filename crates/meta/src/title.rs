@@ -70,6 +70,14 @@ pub const FACTS: &[&str] = &[
     "jsonld_x_article",
     "rules_pick_x_article",
     "title_whole_x_article",
+    "first_h1",
+    "first_h1_x_article",
+    "stated_part",
+    "title_part_at_colon",
+    "title_part_at_dash",
+    "title_part_at_bar",
+    "part_by",
+    "share_of_title",
 ];
 
 const FORMAT: &str = "chaff-title-chooser";
@@ -142,11 +150,13 @@ impl TitleModel {
                 "its facts are not the ones this version reads".into(),
             ));
         }
-        if m.weights.len() != FACTS.len() || m.weights.iter().any(|w| !w.is_finite()) {
+        let lens = [FACTS.len(), expanded_len()];
+        if !lens.contains(&m.weights.len()) || m.weights.iter().any(|w| !w.is_finite()) {
             return Err(TitleModelError(format!(
-                "{} weights, expected {} finite ones",
+                "{} weights, expected {} or {} finite ones",
                 m.weights.len(),
-                FACTS.len()
+                lens[0],
+                lens[1]
             )));
         }
         Ok(m)
@@ -176,9 +186,16 @@ impl TitleModel {
         }
     }
 
-    /// A candidate's score.
+    /// A candidate's score: its facts, and with a model of pairs the products of every two
+    /// of them ([`expand`]), weighed.
     pub fn score(&self, facts: &[f32]) -> f32 {
-        self.weights.iter().zip(facts).map(|(w, x)| w * x).sum()
+        if self.weights.len() == FACTS.len() {
+            return self.weights.iter().zip(facts).map(|(w, x)| w * x).sum();
+        }
+        expand(facts)
+            .iter()
+            .map(|&(k, x)| self.weights.get(k).map_or(0.0, |w| w * x))
+            .sum()
     }
 
     /// The index of the best of candidates given by their facts (the first of the best on
@@ -199,22 +216,44 @@ impl TitleModel {
     /// probability under a softmax of the scores), with an L2 penalty of `l2` per weight;
     /// full-batch gradient descent with Adam steps, a fixed number of rounds, so the fit is
     /// deterministic. Pages with no matching candidate teach nothing and are left out.
-    pub fn fit(pages: &[Vec<(Vec<f32>, bool)>], l2: f32, description: String) -> TitleModel {
-        let n = FACTS.len();
-        let pages: Vec<&Vec<(Vec<f32>, bool)>> = pages
+    pub fn fit(
+        pages: &[Vec<(Vec<f32>, bool)>],
+        l2: f32,
+        pairs: bool,
+        description: String,
+    ) -> TitleModel {
+        let n = if pairs { expanded_len() } else { FACTS.len() };
+        // Sparse rows: most facts, and most products of two, are zero.
+        let pages: Vec<Vec<(Vec<(usize, f32)>, bool)>> = pages
             .iter()
             .filter(|p| p.iter().any(|(_, g)| *g) && p.iter().any(|(_, g)| !*g))
+            .map(|p| {
+                p.iter()
+                    .map(|(x, g)| {
+                        let row = if pairs {
+                            expand(x)
+                        } else {
+                            x.iter()
+                                .copied()
+                                .enumerate()
+                                .filter(|(_, v)| *v != 0.0)
+                                .collect()
+                        };
+                        (row, *g)
+                    })
+                    .collect()
+            })
             .collect();
         let mut w = vec![0f64; n];
         let (mut m1, mut m2) = (vec![0f64; n], vec![0f64; n]);
         let (b1, b2, rate) = (0.9f64, 0.999f64, 0.05f64);
         let count = pages.len().max(1) as f64;
-        for round in 1..=1500 {
+        for round in 1..=ROUNDS {
             let mut grad: Vec<f64> = w.iter().map(|wi| 2.0 * f64::from(l2) * wi).collect();
             for page in &pages {
                 let scores: Vec<f64> = page
                     .iter()
-                    .map(|(x, _)| x.iter().zip(&w).map(|(a, b)| f64::from(*a) * b).sum())
+                    .map(|(x, _)| x.iter().map(|&(k, v)| f64::from(v) * w[k]).sum())
                     .collect();
                 let top = scores.iter().copied().fold(f64::MIN, f64::max);
                 let e: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
@@ -228,8 +267,8 @@ impl TitleModel {
                 for ((x, g), ei) in page.iter().zip(&e) {
                     let p = ei / all;
                     let q = if *g { ei / gold } else { 0.0 };
-                    for (gk, xk) in grad.iter_mut().zip(x) {
-                        *gk += (p - q) * f64::from(*xk) / count;
+                    for &(k, v) in x {
+                        grad[k] += (p - q) * f64::from(v) / count;
                     }
                 }
             }
@@ -245,10 +284,44 @@ impl TitleModel {
     }
 }
 
+/// Rounds of gradient descent in [`TitleModel::fit`].
+const ROUNDS: i32 = 1500;
+
+/// How many values [`expand`] gives at most: the facts and the products of every two.
+fn expanded_len() -> usize {
+    let n = FACTS.len();
+    n + n * (n - 1) / 2
+}
+
+/// The non-zero values of a candidate's facts followed by the products of every two of
+/// them, by index (fact `i` at `i`; the product of `i < j` after all facts, pairs of `i`
+/// before those of `i + 1`).
+pub fn expand(facts: &[f32]) -> Vec<(usize, f32)> {
+    let n = FACTS.len();
+    let nz: Vec<(usize, f32)> = facts
+        .iter()
+        .copied()
+        .enumerate()
+        .take(n)
+        .filter(|(_, v)| *v != 0.0)
+        .collect();
+    let mut out = nz.clone();
+    for (a, &(i, x)) in nz.iter().enumerate() {
+        // Pairs (i, j) for j > i start at n + i*n - i*(i+1)/2.
+        let base = n + i * n - i * (i + 1) / 2;
+        for &(j, y) in &nz[a + 1..] {
+            out.push((base + (j - i - 1), x * y));
+        }
+    }
+    out
+}
+
 /// What the title is chosen from, as the metadata reader gathered it.
 pub(crate) struct TitleInputs<'a> {
     /// The headline the page shows, and whether it is inside `<article>` or `<main>`.
     pub headline: Option<(String, bool)>,
+    /// The page's first `<h1>`, whichever it is.
+    pub first_h1: Option<String>,
     /// Titles stated in markup, best source first.
     pub stated: Vec<(crate::Source, &'a str)>,
     /// The `<title>`.
@@ -286,6 +359,8 @@ fn at(name: &str) -> usize {
 struct Builder {
     out: Vec<TitleCandidate>,
     keys: Vec<String>,
+    /// The sources giving each candidate as a part of a stated title.
+    parts: Vec<Vec<crate::Source>>,
 }
 
 impl Builder {
@@ -300,6 +375,7 @@ impl Builder {
             Some(i) => i,
             None => {
                 self.keys.push(key);
+                self.parts.push(Vec::new());
                 self.out.push(TitleCandidate {
                     text: text.to_string(),
                     facts: vec![0.0; FACTS.len()],
@@ -336,7 +412,15 @@ impl Builder {
                 "og_part",
                 "og_part",
             ),
-            Stated::Other(name) => (name, name, name, name, name, name, name),
+            Stated::Other(name) => (
+                name,
+                name,
+                "stated_part",
+                "stated_part",
+                "stated_part",
+                "stated_part",
+                "stated_part",
+            ),
         };
         self.mark(t, source, whole, 1.0);
         let stripped = strip_site_name(t, inputs.site_name, inputs.url);
@@ -346,17 +430,30 @@ impl Builder {
         };
         let parts: Vec<&str> = t.split(sep).collect();
         let n = parts.len();
+        let at_sep = match sep.trim() {
+            ":" => "title_part_at_colon",
+            "-" | "–" | "—" => "title_part_at_dash",
+            _ => "title_part_at_bar",
+        };
+        let part = |b: &mut Builder, text: &str, fact: &str| {
+            if let Some(i) = b.mark(text, source, fact, 1.0) {
+                b.parts[i].push(source);
+                if kind == Stated::Title {
+                    b.mark(text, source, at_sep, 1.0);
+                }
+            }
+        };
         for (i, p) in parts.iter().enumerate() {
             let fact = match i {
                 0 => first,
                 _ if i + 1 == n => last,
                 _ => middle,
             };
-            self.mark(p, source, fact, 1.0);
+            part(self, p, fact);
         }
         if n >= 3 {
-            self.mark(&parts[..n - 1].join(sep), source, but_last, 1.0);
-            self.mark(&parts[1..].join(sep), source, but_first, 1.0);
+            part(self, &parts[..n - 1].join(sep), but_last);
+            part(self, &parts[1..].join(sep), but_first);
         }
         if kind == Stated::Title {
             self.mark(t, source, "parts_of_title", (n as f32).ln() / 2.0);
@@ -377,6 +474,7 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
     let mut b = Builder {
         out: Vec::new(),
         keys: Vec::new(),
+        parts: Vec::new(),
     };
     if let Some((h, in_main)) = &inputs.headline {
         b.mark(h, Source::Html, "headline", 1.0);
@@ -386,6 +484,9 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
             "headline_in_main",
             f32::from(u8::from(*in_main)),
         );
+    }
+    if let Some(h) = &inputs.first_h1 {
+        b.mark(h, Source::Html, "first_h1", 1.0);
     }
     let mut whole_by: Vec<(String, Source)> = Vec::new();
     for (source, t) in &inputs.stated {
@@ -419,8 +520,18 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
         .find(|(s, _)| *s == Source::OpenGraph)
         .map(|(_, t)| fold(t));
     let article = inputs.page_types[0] + inputs.page_types[3];
-    for (c, key) in b.out.iter_mut().zip(&b.keys) {
+    let title_words = inputs
+        .page_title
+        .map_or(0, |t| t.split_whitespace().count());
+    for ((c, key), parts) in b.out.iter_mut().zip(&b.keys).zip(&mut b.parts) {
         let f = &mut c.facts;
+        parts.sort();
+        parts.dedup();
+        f[at("part_by")] = (parts.len() as f32).min(4.0) / 4.0;
+        if title_words > 0 {
+            let words = c.text.split_whitespace().count();
+            f[at("share_of_title")] = (words as f32 / title_words as f32).min(2.0) / 2.0;
+        }
         let mut by: Vec<Source> = whole_by
             .iter()
             .filter(|(k, _)| k == key)
@@ -466,6 +577,7 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
             ("jsonld", "jsonld_x_article"),
             ("rules_pick", "rules_pick_x_article"),
             ("title_whole", "title_whole_x_article"),
+            ("first_h1", "first_h1_x_article"),
         ] {
             f[at(cross)] = f[at(fact)] * article;
         }
