@@ -459,7 +459,11 @@ fn bcp47(tag: &str) -> Option<String> {
 /// The part dropped must be the site's name (or its domain's first label); a title whose
 /// separators split something else stays whole.
 pub fn strip_site_name(title: &str, site: Option<&str>, url: Option<&str>) -> String {
-    let names = site_names(site, url);
+    strip_names(title, &site_names(site, url))
+}
+
+/// [`strip_site_name`] with the site's names ([`site_names`]) at hand.
+fn strip_names(title: &str, names: &[String]) -> String {
     if names.is_empty() {
         return title.trim().to_string();
     }
@@ -469,11 +473,11 @@ pub fn strip_site_name(title: &str, site: Option<&str>, url: Option<&str>) -> St
         let Some((a, b)) = title.rsplit_once(sep) else {
             continue;
         };
-        if is_site(b, &names) && !a.trim().is_empty() {
+        if is_site(b, names) && !a.trim().is_empty() {
             return a.trim().to_string();
         }
         if let Some((a, b)) = title.split_once(sep)
-            && is_site(a, &names)
+            && is_site(a, names)
             && !b.trim().is_empty()
         {
             return b.trim().to_string();

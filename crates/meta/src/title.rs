@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{fold, is_site, site_names, strip_site_name};
+use crate::{fold, is_site, site_names, strip_names};
 
 /// Separators of the parts of a stated title, in the order they are tried.
 const SEPARATORS: [&str; 9] = [
@@ -351,9 +351,31 @@ pub fn title_key(s: &str) -> String {
         .to_string()
 }
 
-/// Index of each fact, by name, checked at compile time of the table.
-fn at(name: &str) -> usize {
-    FACTS.iter().position(|f| *f == name).unwrap_or(FACTS.len())
+/// The index of a fact, by name; a name not in [`FACTS`] stops compilation where it is
+/// evaluated as a constant ([`k!`]).
+const fn at(name: &str) -> usize {
+    let (name, mut i) = (name.as_bytes(), 0);
+    while i < FACTS.len() {
+        let f = FACTS[i].as_bytes();
+        if f.len() == name.len() {
+            let mut j = 0;
+            while j < f.len() && f[j] == name[j] {
+                j += 1;
+            }
+            if j == f.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such fact")
+}
+
+/// The index of a fact, found when compiling.
+macro_rules! k {
+    ($name:literal) => {
+        const { at($name) }
+    };
 }
 
 struct Builder {
@@ -361,11 +383,19 @@ struct Builder {
     keys: Vec<String>,
     /// The sources giving each candidate as a part of a stated title.
     parts: Vec<Vec<crate::Source>>,
+    /// The site's names ([`site_names`]), read once.
+    names: Vec<String>,
 }
 
 impl Builder {
     /// Sets `fact` on the candidate `text` (added if new).
-    fn mark(&mut self, text: &str, source: crate::Source, fact: &str, value: f32) -> Option<usize> {
+    fn mark(
+        &mut self,
+        text: &str,
+        source: crate::Source,
+        fact: usize,
+        value: f32,
+    ) -> Option<usize> {
         let text = text.trim();
         let key = title_key(text);
         if key.is_empty() || text.split_whitespace().count() > 60 {
@@ -384,7 +414,7 @@ impl Builder {
                 self.out.len() - 1
             }
         };
-        let k = at(fact);
+        let k = fact;
         if let Some(slot) = self.out[i].facts.get_mut(k) {
             *slot = slot.max(value);
         }
@@ -392,38 +422,38 @@ impl Builder {
     }
 
     /// A stated title: whole, without the site's name, and its parts.
-    fn stated(&mut self, t: &str, source: crate::Source, kind: Stated, inputs: &TitleInputs) {
+    fn stated(&mut self, t: &str, source: crate::Source, kind: Stated) {
         let (whole, without, first, last, middle, but_last, but_first) = match kind {
             Stated::Title => (
-                "title_whole",
-                "title_without_site",
-                "title_first_part",
-                "title_last_part",
-                "title_middle_part",
-                "title_all_but_last",
-                "title_all_but_first",
+                k!("title_whole"),
+                k!("title_without_site"),
+                k!("title_first_part"),
+                k!("title_last_part"),
+                k!("title_middle_part"),
+                k!("title_all_but_last"),
+                k!("title_all_but_first"),
             ),
             Stated::Og => (
-                "og_whole",
-                "og_without_site",
-                "og_part",
-                "og_part",
-                "og_part",
-                "og_part",
-                "og_part",
+                k!("og_whole"),
+                k!("og_without_site"),
+                k!("og_part"),
+                k!("og_part"),
+                k!("og_part"),
+                k!("og_part"),
+                k!("og_part"),
             ),
             Stated::Other(name) => (
                 name,
                 name,
-                "stated_part",
-                "stated_part",
-                "stated_part",
-                "stated_part",
-                "stated_part",
+                k!("stated_part"),
+                k!("stated_part"),
+                k!("stated_part"),
+                k!("stated_part"),
+                k!("stated_part"),
             ),
         };
         self.mark(t, source, whole, 1.0);
-        let stripped = strip_site_name(t, inputs.site_name, inputs.url);
+        let stripped = strip_names(t, &self.names);
         self.mark(&stripped, source, without, 1.0);
         let Some(sep) = SEPARATORS.iter().find(|s| t.contains(**s)) else {
             return;
@@ -431,11 +461,11 @@ impl Builder {
         let parts: Vec<&str> = t.split(sep).collect();
         let n = parts.len();
         let at_sep = match sep.trim() {
-            ":" => "title_part_at_colon",
-            "-" | "–" | "—" => "title_part_at_dash",
-            _ => "title_part_at_bar",
+            ":" => k!("title_part_at_colon"),
+            "-" | "–" | "—" => k!("title_part_at_dash"),
+            _ => k!("title_part_at_bar"),
         };
-        let part = |b: &mut Builder, text: &str, fact: &str| {
+        let part = |b: &mut Builder, text: &str, fact: usize| {
             if let Some(i) = b.mark(text, source, fact, 1.0) {
                 b.parts[i].push(source);
                 if kind == Stated::Title {
@@ -456,7 +486,7 @@ impl Builder {
             part(self, &parts[1..].join(sep), but_first);
         }
         if kind == Stated::Title {
-            self.mark(t, source, "parts_of_title", (n as f32).ln() / 2.0);
+            self.mark(t, source, k!("parts_of_title"), (n as f32).ln() / 2.0);
         }
     }
 }
@@ -465,7 +495,7 @@ impl Builder {
 enum Stated {
     Title,
     Og,
-    Other(&'static str),
+    Other(usize),
 }
 
 /// Every candidate of the page, with its facts; `rules` is what the hand-written rules pick.
@@ -475,42 +505,43 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
         out: Vec::new(),
         keys: Vec::new(),
         parts: Vec::new(),
+        names: site_names(inputs.site_name, inputs.url),
     };
     if let Some((h, in_main)) = &inputs.headline {
-        b.mark(h, Source::Html, "headline", 1.0);
+        b.mark(h, Source::Html, k!("headline"), 1.0);
         b.mark(
             h,
             Source::Html,
-            "headline_in_main",
+            k!("headline_in_main"),
             f32::from(u8::from(*in_main)),
         );
     }
     if let Some(h) = &inputs.first_h1 {
-        b.mark(h, Source::Html, "first_h1", 1.0);
+        b.mark(h, Source::Html, k!("first_h1"), 1.0);
     }
     let mut whole_by: Vec<(String, Source)> = Vec::new();
     for (source, t) in &inputs.stated {
         let kind = match source {
             Source::OpenGraph => Stated::Og,
-            Source::Twitter => Stated::Other("twitter"),
-            Source::JsonLd => Stated::Other("jsonld"),
-            Source::Microdata => Stated::Other("microdata"),
-            _ => Stated::Other("dublin_core_or_citation"),
+            Source::Twitter => Stated::Other(k!("twitter")),
+            Source::JsonLd => Stated::Other(k!("jsonld")),
+            Source::Microdata => Stated::Other(k!("microdata")),
+            _ => Stated::Other(k!("dublin_core_or_citation")),
         };
-        b.stated(t, *source, kind, inputs);
+        b.stated(t, *source, kind);
         whole_by.push((title_key(t), *source));
     }
     if let Some(t) = inputs.page_title {
-        b.stated(t, Source::Html, Stated::Title, inputs);
+        b.stated(t, Source::Html, Stated::Title);
         whole_by.push((title_key(t), Source::Html));
     }
     if let Some((h, _)) = &inputs.headline {
         whole_by.push((title_key(h), Source::Html));
     }
     if let Some(r) = rules {
-        b.mark(r, Source::Html, "rules_pick", 1.0);
+        b.mark(r, Source::Html, k!("rules_pick"), 1.0);
     }
-    let names = site_names(inputs.site_name, inputs.url);
+    let names = std::mem::take(&mut b.names);
     let url_words = url_words(inputs.url);
     let headline_key = inputs.headline.as_ref().map(|(h, _)| fold(h));
     let title_fold = inputs.page_title.map(fold);
@@ -527,10 +558,10 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
         let f = &mut c.facts;
         parts.sort();
         parts.dedup();
-        f[at("part_by")] = (parts.len() as f32).min(4.0) / 4.0;
+        f[k!("part_by")] = (parts.len() as f32).min(4.0) / 4.0;
         if title_words > 0 {
             let words = c.text.split_whitespace().count();
-            f[at("share_of_title")] = (words as f32 / title_words as f32).min(2.0) / 2.0;
+            f[k!("share_of_title")] = (words as f32 / title_words as f32).min(2.0) / 2.0;
         }
         let mut by: Vec<Source> = whole_by
             .iter()
@@ -539,11 +570,11 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
             .collect();
         by.sort();
         by.dedup();
-        f[at("stated_whole_by")] = (by.len() as f32).min(4.0) / 4.0;
+        f[k!("stated_whole_by")] = (by.len() as f32).min(4.0) / 4.0;
         let folded = fold(&c.text);
         let exact_site = names.iter().any(|n| *n == folded);
-        f[at("is_site_name")] = f32::from(u8::from(exact_site));
-        f[at("holds_site_name")] = f32::from(u8::from(!exact_site && is_site(&c.text, &names)));
+        f[k!("is_site_name")] = f32::from(u8::from(exact_site));
+        f[k!("holds_site_name")] = f32::from(u8::from(!exact_site && is_site(&c.text, &names)));
         let words: Vec<String> = c
             .text
             .split(|ch: char| !ch.is_alphanumeric())
@@ -551,35 +582,35 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
             .map(str::to_lowercase)
             .collect();
         let n = words.len();
-        f[at("log_words")] = ((1 + n) as f32).ln() / 4.0;
-        f[at("one_word")] = f32::from(u8::from(n == 1));
-        f[at("over_twelve_words")] = f32::from(u8::from(n > 12));
+        f[k!("log_words")] = ((1 + n) as f32).ln() / 4.0;
+        f[k!("one_word")] = f32::from(u8::from(n == 1));
+        f[k!("over_twelve_words")] = f32::from(u8::from(n > 12));
         if n > 0 && !url_words.is_empty() {
             let hit = words.iter().filter(|w| url_words.contains(w)).count();
-            f[at("url_words")] = hit as f32 / n as f32;
+            f[k!("url_words")] = hit as f32 / n as f32;
         }
         let inside = |outer: &Option<String>| {
             outer
                 .as_ref()
                 .is_some_and(|o| *o != folded && !folded.is_empty() && o.contains(&folded))
         };
-        f[at("inside_title")] = f32::from(u8::from(inside(&title_fold)));
-        f[at("inside_og")] = f32::from(u8::from(inside(&og_fold)));
-        f[at("holds_headline")] =
+        f[k!("inside_title")] = f32::from(u8::from(inside(&title_fold)));
+        f[k!("inside_og")] = f32::from(u8::from(inside(&og_fold)));
+        f[k!("holds_headline")] =
             f32::from(u8::from(headline_key.as_ref().is_some_and(|h| {
                 !h.is_empty() && *h != folded && folded.contains(h.as_str())
             })));
         for (fact, cross) in [
-            ("headline", "headline_x_article"),
-            ("title_without_site", "title_without_site_x_article"),
-            ("title_first_part", "title_first_part_x_article"),
-            ("og_whole", "og_whole_x_article"),
-            ("jsonld", "jsonld_x_article"),
-            ("rules_pick", "rules_pick_x_article"),
-            ("title_whole", "title_whole_x_article"),
-            ("first_h1", "first_h1_x_article"),
+            (k!("headline"), k!("headline_x_article")),
+            (k!("title_without_site"), k!("title_without_site_x_article")),
+            (k!("title_first_part"), k!("title_first_part_x_article")),
+            (k!("og_whole"), k!("og_whole_x_article")),
+            (k!("jsonld"), k!("jsonld_x_article")),
+            (k!("rules_pick"), k!("rules_pick_x_article")),
+            (k!("title_whole"), k!("title_whole_x_article")),
+            (k!("first_h1"), k!("first_h1_x_article")),
         ] {
-            f[at(cross)] = f[at(fact)] * article;
+            f[cross] = f[fact] * article;
         }
     }
     b.out
