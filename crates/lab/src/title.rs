@@ -1,7 +1,7 @@
 //! `chaff-lab train-title`: the recipe of the built-in title chooser
 //! (`chaff_meta::title`), and its domain-disjoint cross-validated exact-title rate.
 //!
-//! Training data: wcxb-dev only (WCXB's gold titles of 1,497 pages from 1,295 domains; a
+//! Training data: wcxb-dev only (WCXB's gold titles of 1,497 pages from 1,300 hosts; a
 //! development split, never a test set). Every page goes through `chaff::Extractor`, and the
 //! candidates and their facts are read off that extraction (`Extraction::title_candidates`),
 //! as extraction reads them. With `--page-type-folds` (the folder `chaff-lab train-page-type

@@ -12,12 +12,19 @@
 //! pick, and the source facts weighed by how likely the page is an article or a thread (from
 //! the page-type classifier).
 //!
-//! The model is a conditional logit: a candidate's score is the dot product of its facts with
-//! the weights, the best score wins (the first found on ties). It is fitted (see
+//! The model is a conditional logit: a candidate's score is the dot product of its facts, and
+//! of the products of every two of them ([`expand`]; a model may also weigh the facts alone),
+//! with the weights; the best score wins (the first found on ties). It is fitted (see
 //! [`TitleModel::fit`]) by gradient descent on the log-likelihood of the candidates that match
-//! the gold title, pages with none left out. `chaff-lab train-title` fits it on wcxb-dev and
-//! prints its domain-disjoint cross-validated exact-title rate; the built-in model
-//! (`model/title.json`) is fitted on every page.
+//! the gold title, pages with none left out. `chaff-lab train-title` fits it on wcxb-dev
+//! (1,497 pages, 1,452 of them with a right candidate) and prints its domain-disjoint
+//! cross-validated exact-title rate: 80.8% (1,210 pages) with the products, 80.0% on the facts
+//! alone, against 76.2% for the hand-written rules counted the same way; through `chaff
+//! extract` with fold models, `meta_eval.py --page-type-folds` scores 80.9% (76.3% before).
+//! The built-in model (`model/title.json`) is fitted on every page:
+//! `chaff-lab train-title --out crates/meta/model/title.json --pairs --page-type-folds F`,
+//! `F` the folder of `chaff-lab train-page-type --fold-models F`, so each page is typed in
+//! training as it is by the classifier that did not see its domain.
 //!
 //! Nothing here walks the document: the facts are read off what the metadata reader has
 //! gathered.
