@@ -231,7 +231,7 @@ impl TitleModel {
     ) -> TitleModel {
         let n = if pairs { expanded_len() } else { FACTS.len() };
         // Sparse rows: most facts, and most products of two, are zero.
-        let pages: Vec<Vec<(Vec<(usize, f32)>, bool)>> = pages
+        let pages: Vec<Vec<(Sparse, bool)>> = pages
             .iter()
             .filter(|p| p.iter().any(|(_, g)| *g) && p.iter().any(|(_, g)| !*g))
             .map(|p| {
@@ -290,6 +290,9 @@ impl TitleModel {
         TitleModel::with_weights(description, w.iter().map(|v| *v as f32).collect())
     }
 }
+
+/// A candidate's non-zero values by index.
+type Sparse = Vec<(usize, f32)>;
 
 /// Rounds of gradient descent in [`TitleModel::fit`].
 const ROUNDS: i32 = 1500;
@@ -579,7 +582,7 @@ pub(crate) fn candidates(inputs: &TitleInputs, rules: Option<&str>) -> Vec<Title
         by.dedup();
         f[k!("stated_whole_by")] = (by.len() as f32).min(4.0) / 4.0;
         let folded = fold(&c.text);
-        let exact_site = names.iter().any(|n| *n == folded);
+        let exact_site = names.contains(&folded);
         f[k!("is_site_name")] = f32::from(u8::from(exact_site));
         f[k!("holds_site_name")] = f32::from(u8::from(!exact_site && is_site(&c.text, &names)));
         let words: Vec<String> = c
