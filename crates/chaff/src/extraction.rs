@@ -127,6 +127,7 @@ pub struct Extraction {
     comments: Option<String>,
     front_matter: bool,
     page_types: Option<std::sync::Arc<PageClassifier>>,
+    titles: Option<std::sync::Arc<chaff_meta::TitleModel>>,
     metadata: std::sync::OnceLock<chaff_meta::Metadata>,
     language: std::sync::OnceLock<Option<Language>>,
 }
@@ -139,7 +140,10 @@ impl Extraction {
         profile: Option<String>,
         include_comments: bool,
         front_matter: bool,
-        page_types: Option<std::sync::Arc<PageClassifier>>,
+        (page_types, titles): (
+            Option<std::sync::Arc<PageClassifier>>,
+            Option<std::sync::Arc<chaff_meta::TitleModel>>,
+        ),
     ) -> Extraction {
         let mut fused = fused;
         let comments = comments_text(&page, &mut fused.labels, include_comments);
@@ -164,6 +168,7 @@ impl Extraction {
             comments,
             front_matter,
             page_types,
+            titles,
             metadata: std::sync::OnceLock::new(),
             language: std::sync::OnceLock::new(),
         }
@@ -234,19 +239,23 @@ impl Extraction {
     /// own statement of a type included (source `model`); read on first use.
     pub fn metadata(&self) -> &chaff_meta::Metadata {
         self.metadata.get_or_init(|| {
-            let model = self
-                .page_types
+            let titles = self
+                .titles
                 .as_deref()
-                .unwrap_or(PageClassifier::builtin());
+                .unwrap_or(chaff_meta::TitleModel::builtin());
             let mut p = [0f32; 7];
             // The classifier reads the markup's facts (all but the title), and its verdict
-            // decides whether the `<h1>` is the title (an article's or a thread's) or a
+            // weighs whether the `<h1>` is the title (an article's or a thread's) or a
             // slogan ([`chaff_meta::extract_with`]).
-            let mut m = chaff_meta::extract_with(&self.doc, self.url.as_deref(), |markup| {
-                let (numeric, words) = self.page_type_input_of(markup);
-                p = model.probabilities(&numeric, &words);
-                matches!(page_classifier::best(&p).0, ARTICLE | FORUM)
-            });
+            let mut m = chaff_meta::extract_with(
+                &self.doc,
+                self.url.as_deref(),
+                |markup| {
+                    p = self.page_type_probabilities(markup);
+                    p
+                },
+                titles,
+            );
             let kind = page_classifier::best(&p).0;
             m.page_type = chaff_meta::PageType::ALL.get(usize::from(kind)).copied();
             m.sources.insert("page_type", chaff_meta::Source::Model);
@@ -263,6 +272,24 @@ impl Extraction {
             }
             m
         })
+    }
+
+    /// The candidates for the page's title with the facts the title chooser weighs
+    /// ([`chaff_meta::title_candidates`]), the page typed as [`Extraction::metadata`] types
+    /// it. The research harness fits the chooser on these.
+    pub fn title_candidates(&self) -> Vec<chaff_meta::TitleCandidate> {
+        chaff_meta::title_candidates(&self.doc, self.url.as_deref(), |markup| {
+            self.page_type_probabilities(markup)
+        })
+    }
+
+    fn page_type_probabilities(&self, markup: &chaff_meta::Metadata) -> [f32; 7] {
+        let model = self
+            .page_types
+            .as_deref()
+            .unwrap_or(PageClassifier::builtin());
+        let (numeric, words) = self.page_type_input_of(markup);
+        model.probabilities(&numeric, &words)
     }
 
     /// What the page-type classifier reads of this page: its numeric facts and its words

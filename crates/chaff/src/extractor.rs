@@ -35,6 +35,7 @@ pub struct ExtractorBuilder {
     front_matter: bool,
     deadline: Option<Duration>,
     page_types: Option<Arc<PageClassifier>>,
+    titles: Option<Arc<chaff_meta::TitleModel>>,
 }
 
 impl ExtractorBuilder {
@@ -104,6 +105,13 @@ impl ExtractorBuilder {
     /// wcxb-dev; `chaff-lab train-page-type` writes others).
     pub fn page_type_model(mut self, model: PageClassifier) -> ExtractorBuilder {
         self.page_types = Some(Arc::new(model));
+        self
+    }
+
+    /// The title chooser of the metadata (default: the built-in one, fitted on wcxb-dev;
+    /// `chaff-lab train-title` writes others).
+    pub fn title_model(mut self, model: chaff_meta::TitleModel) -> ExtractorBuilder {
+        self.titles = Some(Arc::new(model));
         self
     }
 
@@ -212,6 +220,7 @@ impl ExtractorBuilder {
                 warnings,
                 include_comments: self.include_comments,
                 page_types: self.page_types,
+                titles: self.titles,
                 front_matter: self.front_matter,
             }),
         })
@@ -247,6 +256,7 @@ struct Inner {
     include_comments: bool,
     front_matter: bool,
     page_types: Option<Arc<PageClassifier>>,
+    titles: Option<Arc<chaff_meta::TitleModel>>,
 }
 
 /// A page's deadline while it is being extracted.
@@ -411,7 +421,7 @@ impl Extractor {
             profile_site,
             inner.include_comments,
             inner.front_matter,
-            inner.page_types.clone(),
+            (inner.page_types.clone(), inner.titles.clone()),
         ))
     }
 }

@@ -67,6 +67,7 @@ pub use chaff_core::{
 pub use chaff_corpus as corpus;
 pub use chaff_dom as dom;
 pub use chaff_extract::Format;
+pub use chaff_meta::TitleModel;
 pub use chaff_meta::{Metadata, PageType, Source as MetadataSource};
 pub use error::Error;
 pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chaff::corpus::{Page, PageSink, WriteOutcome};
-use chaff::{Extractor, Format, PageClassifier, Profile};
+use chaff::{Extractor, Format, PageClassifier, Profile, TitleModel};
 use clap::Args;
 
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
@@ -68,6 +68,9 @@ pub struct ExtractArgs {
     /// A page-type model written by `chaff-lab train-page-type` (default: the built-in one).
     #[arg(long, value_name = "FILE")]
     page_type_model: Option<PathBuf>,
+    /// A title chooser written by `chaff-lab train-title` (default: the built-in one).
+    #[arg(long, value_name = "FILE")]
+    title_model: Option<PathBuf>,
     /// Drop near-duplicates of an earlier page, compared on their extracted texts (at most 5
     /// words or 5% of them apart, by MinHash): a duplicate's record names the page it
     /// repeats (`duplicate_of`) instead of carrying the text; no file is written for it.
@@ -96,6 +99,9 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     }
     if let Some(file) = &args.page_type_model {
         builder = builder.page_type_model(PageClassifier::load(file)?);
+    }
+    if let Some(file) = &args.title_model {
+        builder = builder.title_model(TitleModel::load(file)?);
     }
     if let Some(dir) = &args.profiles {
         builder = builder.profiles(dir)?;
@@ -139,11 +145,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     for w in extractor.warnings() {
         common::warn(w);
     }
-    let config = chaff_dedup::Config::default();
-    let dedup = match &args.dedup_index {
-        Some(file) => Some(chaff_dedup::Seen::load_or_new(file, config)?),
-        None => args.dedup.then(|| chaff_dedup::Seen::new(config)),
-    };
+    let dedup = chaff_dedup::Seen::for_run(args.dedup, args.dedup_index.as_deref())?;
     let mut sink = Sink {
         format: args.format,
         labels: args.labels,

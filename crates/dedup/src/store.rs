@@ -144,6 +144,15 @@ impl Seen<String> {
         }
     }
 
+    /// The index a run keeps, with the default [`Config`]: [`Seen::load_or_new`] of `index`
+    /// when given, nothing seen yet when only `dedup` asks for one, none otherwise.
+    pub fn for_run(dedup: bool, index: Option<&Path>) -> Result<Option<Seen<String>>, DedupError> {
+        match index {
+            Some(path) => Seen::load_or_new(path, Config::default()).map(Some),
+            None => Ok(dedup.then(|| Seen::new(Config::default()))),
+        }
+    }
+
     /// Loads an index written by [`Seen::save`], to go on recording texts after those of
     /// the earlier runs. A missing file is an error ([`DedupError::is_not_found`] tells it
     /// apart); so is a file written with a configuration other than `config` (its

@@ -9,7 +9,10 @@ The built-in page-type classifier was fitted on wcxb-dev, and the page type deci
 page keeps its authors and publication date. With --page-type-folds (the folder
 `chaff-lab train-page-type --fold-models DIR` writes), each page is extracted with the fold
 model that did not see its domain (`chaff extract --page-type-model`), so every figure,
-the page type's included, is out of domain.
+the page type's included, is out of domain. Where the folder also holds `fold-K.title.json`
+(`chaff-lab train-title --fold-models DIR`), the page's title is chosen by the title model
+that did not see its domain either (`chaff extract --title-model`): the built-in one was
+fitted on wcxb-dev.
 
 The pages go to `chaff extract -` as JSON Lines ({"url", "html"}), so each page's URL is known
 as it would be in a crawl; the values are the `metadata` object of each output record.
@@ -140,9 +143,13 @@ def main():
     pages = datasets.load("wcxb-dev")
     by_id = {}
     if a.page_type_folds:
-        for model in sorted(a.page_type_folds.glob("fold-*.json")):
+        for model in sorted(m for m in a.page_type_folds.glob("fold-*.json") if m.suffixes == [".json"]):
             ids = set(model.with_suffix(".ids").read_text().split())
-            by_id.update(extract(pages, ids, ["--page-type-model", str(model)]))
+            extra = ["--page-type-model", str(model)]
+            title = model.with_suffix(".title.json")
+            if title.exists():
+                extra += ["--title-model", str(title)]
+            by_id.update(extract(pages, ids, extra))
         if len(by_id) != len(pages):
             sys.exit(f"the folds cover {len(by_id)} of {len(pages)} pages")
     else:

@@ -34,6 +34,7 @@ mod pagelevel;
 mod plot;
 mod segment;
 mod synth;
+mod title;
 mod xpath;
 
 use std::process::ExitCode;
@@ -63,6 +64,8 @@ enum Command {
     TrainContent(content::TrainContentArgs),
     /// Train the page-type classifier on wcxb-dev, with its domain-disjoint CV accuracy.
     TrainPageType(page_type::TrainPageTypeArgs),
+    /// Train the title chooser on wcxb-dev, with its domain-disjoint CV exact-title rate.
+    TrainTitle(title::TrainTitleArgs),
     /// Train the page-level classifier on multi-page sites (labels from SiteLevel).
     Train(pagelevel::TrainArgs),
     /// Draw a suffix model's document-frequency histogram with its cutoff, as SVG.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Train(args) => pagelevel::train(args),
         Command::TrainContent(args) => content::run(args),
         Command::TrainPageType(args) => page_type::run(args),
+        Command::TrainTitle(args) => title::run(args),
         Command::PlotHistogram(args) => plot::plot_histogram(args),
         Command::Segment(args) => segment::run(args),
         Command::Menu(args) => menu_cmd::run(args),

@@ -459,22 +459,31 @@ fn looks_like_url(s: &str) -> bool {
 }
 
 /// The headline the page shows: the first `<h1>` inside `<article>` or `<main>`, else the
-/// page's only `<h1>`; two to forty words.
-pub(crate) fn headline(doc: &Document) -> Option<String> {
+/// page's only `<h1>`; two to forty words. With it, whether it is inside `<article>` or
+/// `<main>`; and the first `<h1>` of the page, one to forty words, whichever it is.
+pub(crate) fn headline(doc: &Document) -> (Option<(String, bool)>, Option<String>) {
     let h1s: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "h1")).collect();
     let inside = h1s.iter().copied().find(|&h| {
         doc.ancestors(h)
             .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
     });
-    let h1 = inside.or_else(|| (h1s.len() == 1).then(|| h1s[0]))?;
-    let text = doc
-        .subtree_text(h1)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    (2..=40)
-        .contains(&text.split_whitespace().count())
-        .then_some(text)
+    let text_of = |h: NodeId| {
+        doc.subtree_text(h)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let first = h1s.first().map(|&h| text_of(h));
+    let shown = inside
+        .or_else(|| (h1s.len() == 1).then(|| h1s[0]))
+        .map(|h| match (Some(h) == h1s.first().copied(), &first) {
+            (true, Some(t)) => t.clone(),
+            _ => text_of(h),
+        })
+        .filter(|t| (2..=40).contains(&t.split_whitespace().count()))
+        .map(|t| (t, inside.is_some()));
+    let first = first.filter(|t| (1..=40).contains(&t.split_whitespace().count()));
+    (shown, first)
 }
 
 /// The author of a forum thread's first post: the first name after the headline that a

@@ -404,23 +404,33 @@ fn a_slogan_headline_gives_way_to_the_stated_title_where_the_page_is_no_article(
     let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
     let url = Some("https://www.twilio.com/messaging");
     let mut asked = 0;
-    let landing = crate::extract_with(&doc, url, |m| {
-        asked += 1;
-        // Everything but the title is read when the question is asked.
-        assert!(m.title.is_none() && m.page_title.is_some());
-        false
-    });
+    let rules = TitleModel::rules();
+    let landing = crate::extract_with(
+        &doc,
+        url,
+        |m| {
+            asked += 1;
+            // Everything but the title is read when the question is asked.
+            assert!(m.title.is_none() && m.page_title.is_some());
+            A_SERVICE
+        },
+        &rules,
+    );
     assert_eq!(asked, 1);
     assert_eq!(landing.title.as_deref(), Some("Business Text Messaging"));
     assert_eq!(landing.sources["title"], Source::OpenGraph);
-    let article = crate::extract_with(&doc, url, |_| true);
+    let article = crate::extract_with(&doc, url, |_| AN_ARTICLE, &rules);
     assert_eq!(
         article.title.as_deref(),
         Some("Messaging that scales without slowing you down")
     );
     assert_eq!(article.sources["title"], Source::Html);
-    assert_eq!(extract(&doc, url), article);
+    let built_in = crate::extract_with(&doc, url, |_| AN_ARTICLE, TitleModel::builtin());
+    assert_eq!(extract(&doc, url), built_in);
 }
+
+/// Page-type probabilities of a page surely a service's.
+const A_SERVICE: [f32; 7] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 
 #[test]
 fn a_headline_the_stated_title_contains_stays_and_a_lone_headline_is_kept() {
@@ -440,7 +450,7 @@ fn a_headline_the_stated_title_contains_stays_and_a_lone_headline_is_kept() {
 /// The metadata of a page read as no article's.
 fn meta_with(html: &str) -> Metadata {
     let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
-    crate::extract_with(&doc, None, |_| false)
+    crate::extract_with(&doc, None, |_| A_SERVICE, &TitleModel::rules())
 }
 
 #[test]
@@ -469,4 +479,187 @@ fn a_date_that_does_not_read_gives_way_to_the_next_source_s() {
     assert_eq!(m.sources["published"], Source::JsonLd);
     assert_eq!(m.modified.as_deref(), Some("2025-12-18"));
     assert_eq!(m.sources["modified"], Source::OpenGraph);
+}
+
+#[test]
+fn the_built_in_title_model_loads_and_round_trips() {
+    let m = TitleModel::builtin();
+    let again = TitleModel::from_json(&m.to_json()).expect("its own JSON reads");
+    assert_eq!(&again, m);
+    let rules = TitleModel::rules();
+    assert_eq!(
+        TitleModel::from_json(&rules.to_json()).expect("reads"),
+        rules
+    );
+}
+
+#[test]
+fn a_corrupt_title_model_is_a_clear_error() {
+    let good = TitleModel::rules().to_json();
+    let err = |json: &str| {
+        TitleModel::from_json(json)
+            .expect_err("refused")
+            .to_string()
+    };
+    assert!(err("{not json").starts_with("title model: "));
+    assert!(
+        err(&good.replace("chaff-title-chooser", "chaff-page-type"))
+            .contains("expected chaff-title-chooser v1")
+    );
+    assert!(err(&good.replace("\"headline\"", "\"h1\"")).contains("facts"));
+    let short = good.replacen("1.0,", "", 1).replacen("0.0,", "", 1);
+    assert!(err(&short).contains("weights"), "{}", err(&short));
+    let missing = std::path::Path::new("/nonexistent/title.json");
+    let e = TitleModel::load(missing).expect_err("no file").to_string();
+    assert!(e.contains("/nonexistent/title.json"), "{e}");
+}
+
+fn candidates(html: &str, url: Option<&str>, types: [f32; 7]) -> Vec<TitleCandidate> {
+    let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+    crate::title_candidates(&doc, url, |_| types)
+}
+
+fn fact(c: &TitleCandidate, name: &str) -> f32 {
+    c.facts[title::FACTS
+        .iter()
+        .position(|f| *f == name)
+        .expect("a fact")]
+}
+
+#[test]
+fn a_stated_title_gives_itself_its_parts_and_itself_without_the_site() {
+    let cs = candidates(
+        r#"<html><head><title>Rain floods the square - City | Example Times</title>
+        <meta property="og:site_name" content="Example Times"></head>
+        <body><h1>Flood</h1><article><h1>Rain floods the square</h1></article></body></html>"#,
+        Some("https://example.com/news/rain-floods-square"),
+        AN_ARTICLE,
+    );
+    let texts: Vec<&str> = cs.iter().map(|c| c.text.as_str()).collect();
+    // The headline in <article>, the first <h1>, the whole title; cut at " | " (the first
+    // separator found in the list): its two parts (the first is the title without the site).
+    assert_eq!(
+        texts,
+        [
+            "Rain floods the square",
+            "Flood",
+            "Rain floods the square - City | Example Times",
+            "Rain floods the square - City",
+            "Example Times"
+        ]
+    );
+    let by = |t: &str| cs.iter().find(|c| c.text == t).expect("a candidate");
+    let headline = by("Rain floods the square");
+    assert_eq!(fact(headline, "headline"), 1.0);
+    assert_eq!(fact(headline, "headline_in_main"), 1.0);
+    assert_eq!(fact(headline, "rules_pick"), 1.0);
+    assert_eq!(fact(headline, "inside_title"), 1.0);
+    // "rain", "floods", "square" of four words are in the URL.
+    assert_eq!(fact(headline, "url_words"), 0.75);
+    assert_eq!(fact(by("Flood"), "first_h1"), 1.0);
+    assert_eq!(fact(by("Flood"), "one_word"), 1.0);
+    let site = by("Example Times");
+    assert_eq!(fact(site, "is_site_name"), 1.0);
+    assert_eq!(fact(site, "title_last_part"), 1.0);
+    assert_eq!(fact(site, "title_part_at_bar"), 1.0);
+    let first = by("Rain floods the square - City");
+    assert_eq!(fact(first, "title_first_part"), 1.0);
+    assert_eq!(fact(first, "title_without_site"), 1.0);
+    assert_eq!(
+        fact(
+            by("Rain floods the square - City | Example Times"),
+            "holds_site_name"
+        ),
+        1.0
+    );
+    // The chooser that weighs only the rules' pick picks it; the built-in one agrees here.
+    let doc_title = |m: &TitleModel| {
+        m.best(cs.iter().map(|c| c.facts.as_slice()))
+            .map(|i| cs[i].text.as_str())
+    };
+    assert_eq!(
+        doc_title(&TitleModel::rules()),
+        Some("Rain floods the square")
+    );
+    assert_eq!(
+        doc_title(TitleModel::builtin()),
+        Some("Rain floods the square")
+    );
+}
+
+#[test]
+fn candidates_equal_after_normalising_are_one_with_the_facts_of_each() {
+    let cs = candidates(
+        r#"<html><head><title>“Quoted” headline here</title>
+        <meta property="og:title" content="&quot;quoted&quot; HEADLINE here.">
+        </head></html>"#,
+        None,
+        A_SERVICE,
+    );
+    assert_eq!(cs.len(), 1, "{cs:?}");
+    assert_eq!(fact(&cs[0], "og_whole"), 1.0);
+    assert_eq!(fact(&cs[0], "title_whole"), 1.0);
+    // Stated whole by two sources of four counted.
+    assert_eq!(fact(&cs[0], "stated_whole_by"), 0.5);
+    assert_eq!(cs[0].text, "\"quoted\" HEADLINE here.");
+    assert!(candidates("<html><body><p>nothing</p></body></html>", None, AN_ARTICLE).is_empty());
+}
+
+#[test]
+fn products_of_two_facts_sit_after_the_facts_pair_by_pair() {
+    let n = title::FACTS.len();
+    let mut x = vec![0.0; n];
+    x[0] = 2.0;
+    x[2] = 3.0;
+    x[n - 1] = 0.5;
+    let e = title::expand(&x);
+    // Pairs of 0: (0,1) at n ... (0,n-1) at 2n-2; pairs of 2 start after those of 0 and 1.
+    let pairs_of_2 = n + (n - 1) + (n - 2);
+    assert_eq!(
+        e,
+        vec![
+            (0, 2.0),
+            (2, 3.0),
+            (n - 1, 0.5),
+            (n + 1, 6.0),
+            (2 * n - 2, 1.0),
+            (pairs_of_2 + (n - 1 - 2 - 1), 1.5)
+        ]
+    );
+    // The last pair, (n-2, n-1), is the last of n + n(n-1)/2 values.
+    let mut y = vec![0.0; n];
+    y[n - 2] = 1.0;
+    y[n - 1] = 1.0;
+    assert_eq!(
+        title::expand(&y).last(),
+        Some(&(n + n * (n - 1) / 2 - 1, 1.0))
+    );
+}
+
+#[test]
+fn fitting_learns_the_fact_that_marks_the_right_candidate() {
+    let at = |name: &str| {
+        title::FACTS
+            .iter()
+            .position(|f| *f == name)
+            .expect("a fact")
+    };
+    let row = |marked: &[&str]| {
+        let mut x = vec![0.0; title::FACTS.len()];
+        for m in marked {
+            x[at(m)] = 1.0;
+        }
+        x
+    };
+    // The right one is the OpenGraph title, the rules' pick (the headline) is wrong.
+    let page = vec![
+        (row(&["headline", "rules_pick"]), false),
+        (row(&["og_whole"]), true),
+        (row(&["title_last_part", "is_site_name"]), false),
+    ];
+    for pairs in [false, true] {
+        let m = TitleModel::fit(&vec![page.clone(); 20], 0.001, pairs, "toy".into());
+        assert_eq!(m.best(page.iter().map(|(x, _)| x.as_slice())), Some(1));
+        assert_eq!(TitleModel::from_json(&m.to_json()).expect("reads"), m);
+    }
 }
