@@ -293,14 +293,15 @@ type Headlines = (Option<(String, bool)>, Option<String>);
 fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     let mut c = Candidates::default();
     let page_type = jsonld::read(doc, &mut c);
-    markup::read(doc, &mut c);
+    // The page's `<h1>`s, in order, as the walk over its elements found them.
+    let h1s = markup::read(doc, &mut c);
     if c.best("published").is_none()
-        && let Some(d) = markup::date_near_headline(doc)
+        && let Some(d) = markup::date_near_headline(doc, &h1s)
     {
         c.add("published", Source::Html, &d);
     }
     if c.best_list("authors").is_none()
-        && let Some(name) = markup::byline_near_headline(doc)
+        && let Some(name) = markup::byline_near_headline(doc, &h1s)
     {
         c.add_list("authors", Source::Html, vec![name]);
     }
@@ -357,7 +358,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         .ranked("title")
         .map(|(source, t)| (source, t.to_string()))
         .collect();
-    (m, stated, markup::headline(doc))
+    (m, stated, markup::headline(doc, &h1s))
 }
 
 fn title_candidates_of(

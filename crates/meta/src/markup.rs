@@ -70,7 +70,9 @@ const META_LISTS: &[(&str, &str, Source)] = &[
 ];
 
 /// Reads everything but JSON-LD into `c`.
-pub(crate) fn read(doc: &Document, c: &mut Candidates) {
+/// Reads every element's markup into `c`; returns the page's `<h1>`s in document order.
+pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Vec<NodeId> {
+    let mut h1s = Vec::new();
     let mut lists: Vec<(&'static str, Source, Vec<String>)> = Vec::new();
     let mut push = |field: &'static str, source: Source, value: String| match lists
         .iter_mut()
@@ -100,6 +102,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
             }
             "link" | "a" => read_link(doc, id, c, &mut push),
             "time" => time_seen |= read_time(doc, id, c, time_seen),
+            "h1" => h1s.push(id),
             _ => {}
         }
         read_itemprop(doc, id, c, &mut push, &mut author_item);
@@ -127,6 +130,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) {
         };
         c.add_list(field, source, values);
     }
+    h1s
 }
 
 /// Reads one `<meta>`. `written_by` remembers which Twitter card label says "Written by"
@@ -461,8 +465,7 @@ fn looks_like_url(s: &str) -> bool {
 /// The headline the page shows: the first `<h1>` inside `<article>` or `<main>`, else the
 /// page's only `<h1>`; two to forty words. With it, whether it is inside `<article>` or
 /// `<main>`; and the first `<h1>` of the page, one to forty words, whichever it is.
-pub(crate) fn headline(doc: &Document) -> (Option<(String, bool)>, Option<String>) {
-    let h1s: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "h1")).collect();
+pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)>, Option<String>) {
     let inside = h1s.iter().copied().find(|&h| {
         doc.ancestors(h)
             .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
@@ -539,8 +542,8 @@ fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
 /// within the headline's next twelve text nodes, a text that starts with a byline's word
 /// and goes on with a name ("By Ann Lee", "Written by: Ann Lee"), or that word alone
 /// followed by a name in the next text ("Written by" / "Ann Lee" in two elements).
-pub(crate) fn byline_near_headline(doc: &Document) -> Option<String> {
-    let h1 = doc.ids().find(|&id| doc.is_tag(id, "h1"))?;
+pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
+    let h1 = *h1s.first()?;
     let after = doc.subtree_end(h1).index();
     let mut texts = doc
         .ids()
@@ -586,11 +589,8 @@ pub(crate) fn byline_near_headline(doc: &Document) -> Option<String> {
 /// sixteen: 80.6%), with dates given where the gold has none unchanged at 6.7%. A page
 /// with several `<h1>`s (a logo's, a section's) is read near each of its first four in
 /// turn: 81.1% (two: 80.9%), given where the gold has none 7.0%.
-pub(crate) fn date_near_headline(doc: &Document) -> Option<String> {
-    doc.ids()
-        .filter(|&id| doc.is_tag(id, "h1"))
-        .take(4)
-        .find_map(|h1| date_near(doc, h1))
+pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
+    h1s.iter().take(4).find_map(|&h1| date_near(doc, h1))
 }
 
 /// The date near one `<h1>`: after it first, then before it.
