@@ -11,11 +11,8 @@
 use serde::Serialize;
 
 /// Characters of the text given to the identifier: enough for a reliable guess, and a
-/// bound on its cost. Against whatlang on the whole text (`chaff-lab language` on
-/// trafilatura-eval's 990 pages) 2,000 characters decide as it does on 984 pages, 10,000 on
-/// 985. On wcxb-dev `chaff-lab bench output` measured metadata and Markdown adding 15.1%
-/// to plain-text extraction with 10,000 and 13.5% with 2,000 (one session, loaded machine).
-const SAMPLE_CHARS: usize = 2_000;
+/// bound on its cost for huge pages.
+const SAMPLE_CHARS: usize = 10_000;
 
 /// Where a page's language was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
