@@ -3,6 +3,7 @@
 //! (`rel=canonical`, `rel=license`, `rel=author`), `<time>` elements and bylines.
 
 use chaff_dom::{Document, NodeId};
+use markup5ever::local_name;
 
 use crate::{Candidates, Source};
 
@@ -275,7 +276,12 @@ fn read_itemprop(
     push: &mut impl FnMut(&'static str, Source, String),
     author_item: &mut Option<Option<NodeId>>,
 ) {
-    let Some(prop) = doc.attr(id, "itemprop") else {
+    let Some(prop) = doc
+        .attrs(id)
+        .iter()
+        .find(|a| a.name == local_name!("itemprop"))
+        .map(|a| &*a.value)
+    else {
         return;
     };
     let prop = prop.to_ascii_lowercase();
@@ -331,10 +337,11 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
             .attr(id, "href")
             .is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
     let marked = author_link
-        || doc
-            .attrs(id)
-            .iter()
-            .any(|a| matches!(&*a.name, "class" | "id") && names_a_byline(&a.value));
+        || doc.attrs(id).iter().any(|a| {
+            // Names compare as interned atoms: this runs on every element of every page.
+            (a.name == local_name!("class") || a.name == local_name!("id"))
+                && names_a_byline(&a.value)
+        });
     // A marked element may wrap a whole article (`<div class="author-page">`): its text is
     // not gathered when it surely has more words than "written by" and a name.
     if !marked || surely_more_words(doc, id, BYLINE_WORDS) {
