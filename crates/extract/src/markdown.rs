@@ -30,6 +30,7 @@ use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
 use crate::kept_segment_text;
+use crate::xml::is_block;
 
 /// Renders the kept part of the page's body as Markdown.
 pub fn markdown(doc: &Document, view: &TextView, labels: &Labels) -> String {
@@ -391,7 +392,7 @@ impl Writer {
                 self.space();
                 Close::Nothing
             }
-            _ if is_block(tag) || tag == "table" => {
+            _ if is_block(tag) => {
                 self.space();
                 Close::Space
             }
@@ -617,48 +618,6 @@ impl Writer {
     }
 }
 
-/// Tags that start a block of their own (tables apart: they decide by their content).
-fn is_block(tag: &str) -> bool {
-    matches!(
-        tag,
-        "h1" | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "p"
-            | "div"
-            | "section"
-            | "article"
-            | "main"
-            | "header"
-            | "footer"
-            | "aside"
-            | "nav"
-            | "figure"
-            | "figcaption"
-            | "address"
-            | "details"
-            | "summary"
-            | "dl"
-            | "dt"
-            | "dd"
-            | "center"
-            | "form"
-            | "fieldset"
-            | "ul"
-            | "ol"
-            | "menu"
-            | "li"
-            | "blockquote"
-            | "pre"
-            | "tr"
-            | "td"
-            | "th"
-            | "caption"
-    )
-}
-
 fn is_heading(tag: &str) -> bool {
     matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
@@ -684,7 +643,7 @@ fn link_wraps(doc: &Document, link: NodeId) -> Wraps {
         if is_heading(tag) {
             return Wraps::Heading;
         }
-        if is_block(tag) || tag == "table" {
+        if is_block(tag) {
             wraps = Wraps::Blocks;
         }
     }

@@ -560,8 +560,9 @@ impl Writer<'_> {
     }
 }
 
-/// Tags that start a block of their own (everything else is inline).
-fn is_block(tag: &str) -> bool {
+/// Tags that start a block of their own (everything else is inline); the Markdown writer
+/// asks the same question.
+pub(crate) fn is_block(tag: &str) -> bool {
     matches!(
         tag,
         "h1" | "h2"

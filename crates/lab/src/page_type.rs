@@ -48,7 +48,7 @@ pub struct TrainPageTypeArgs {
 }
 
 /// A page's domain: its host without a leading `www.`.
-fn domain(url: Option<&str>, id: &str) -> String {
+pub(crate) fn domain(url: Option<&str>, id: &str) -> String {
     let host = url
         .and_then(|u| u.split_once("://"))
         .map(|(_, r)| r.split(['/', '?', '#']).next().unwrap_or(""))

@@ -73,20 +73,6 @@ fn fold(domain: &str, folds: usize) -> usize {
     page_classifier::fold_of(&format!("outer:{domain}"), folds)
 }
 
-/// A page's domain: its host without a leading `www.` (as `train-page-type` takes it).
-fn domain(url: Option<&str>, id: &str) -> String {
-    let host = url
-        .and_then(|u| u.split_once("://"))
-        .map(|(_, r)| r.split(['/', '?', '#']).next().unwrap_or(""))
-        .unwrap_or("");
-    let host = host.strip_prefix("www.").unwrap_or(host);
-    if host.is_empty() {
-        format!("page:{id}")
-    } else {
-        host.to_ascii_lowercase()
-    }
-}
-
 /// WCXB's gold title of a page.
 fn gold_title(dir: &Path, id: &str) -> anyhow::Result<Option<String>> {
     let path = dir.join("ground-truth").join(format!("{id}.json"));
@@ -155,7 +141,7 @@ fn pages(dir: &Path, page_type_folds: Option<&Path>) -> anyhow::Result<Vec<Page>
             let candidates = e.title_candidates();
             Ok(Page {
                 id: page.id.clone(),
-                domain: domain(page.url.as_deref(), &page.id),
+                domain: crate::page_type::domain(page.url.as_deref(), &page.id),
                 rows: candidates
                     .iter()
                     .map(|c| (c.facts.clone(), key.as_deref() == Some(&title_key(&c.text))))
