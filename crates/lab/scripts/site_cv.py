@@ -7,10 +7,12 @@ and extracted with `chaff extract --learn --content-model` (site-aware) and `cha
 ../shared/tools/score.py. No test page is read.
 
   python3 crates/lab/scripts/site_cv.py [--folds 5] [--only K] [--keep DIR] [--methods suffix,align,forest,subtree]
+                                        [--dump PAGES.jsonl]  (each page: site, fold, gold, both texts)
 
 CHAFF and CHAFF_LAB name the binaries (default target/release/...).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -30,10 +32,12 @@ def main():
     ap.add_argument("--keep", help="folder to keep the fold models in")
     ap.add_argument("--methods", default="suffix,align,forest,subtree")
     ap.add_argument("--min-site-pages", type=int, default=5)
+    ap.add_argument("--dump", help="write each scored page's site, gold and both texts here (JSON Lines)")
     a = ap.parse_args()
     folds = [a.only] if a.only else range(1, a.folds + 1)
     pairs = {"page-level": [], "site-aware": []}
     per_site = {}
+    pages = {}
     with tempfile.TemporaryDirectory(prefix="chaff-site-cv-") as tmp:
         models = Path(a.keep) if a.keep else Path(tmp)
         models.mkdir(parents=True, exist_ok=True)
@@ -52,11 +56,17 @@ def main():
                 got = {names[f]: t for f, t in texts.items() if f in names}
                 for i in gold:
                     pairs[label].append((gold[i], got.get(i, "")))
+                    page = pages.setdefault(i, {"id": i, "site": site_of[i], "fold": k, "gold": gold[i]})
+                    page[label] = got.get(i, "")
                     per_site.setdefault(site_of[i], {}).setdefault(label, []).append((gold[i], got.get(i, "")))
             print(f"fold {k}: {len(scored)} pages, {len({p.site for p in scored})} sites", flush=True)
     for label, ps in pairs.items():
         s = site_eval.score.score(ps, "shingle4")
         print(f"{label:<12} 4-gram F1 {s['f1']:.3f} (P {s['p']:.3f} R {s['r']:.3f}) over {len(ps)} pages")
+    if a.dump:
+        with open(a.dump, "w") as f:
+            for page in pages.values():
+                f.write(json.dumps(page) + "\n")
     ok = 0
     for site, by in sorted(per_site.items()):
         f = {lab: site_eval.score.score(ps, "shingle4")["f1"] for lab, ps in by.items()}
