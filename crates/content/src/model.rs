@@ -46,6 +46,10 @@ pub const FAVOR_RECALL_DECIDE: Decide = Decide::BlockMax;
 /// What `--favor-recall` adds to the threshold's decision: hysteresis down to 0.05.
 pub const FAVOR_RECALL_WIDEN: Widen = Widen::Runs { low: 0.05 };
 
+/// Units whose rows are built and predicted together (and between two looks at the
+/// deadline): enough for the trees' walks to overlap, few enough that the rows stay small.
+const CHUNK: usize = 256;
+
 /// The `format` field of every content model.
 pub const FORMAT: &str = "chaff-content-model";
 /// The model layout this build reads.
@@ -206,17 +210,23 @@ impl ContentModel {
     /// The probability that each unit is content, given the site inputs of every unit
     /// ([`site::rows`]; `None`: no site evidence).
     pub fn predict_with_site(&self, units: &Units, site_rows: Option<&[f32]>) -> Vec<f32> {
+        let n = units.len();
         let mut row = Vec::with_capacity(self.width() + context::COUNT);
+        let mut rows = Vec::with_capacity(CHUNK.min(n) * (self.width() + context::COUNT));
         // Past the page's deadline (chaff_core::deadline) the rest is not worth computing:
         // the caller throws the page's result away.
-        let stopped = |k: usize| k % 256 == 255 && chaff_core::deadline::passed();
-        let mut p1 = Vec::with_capacity(units.len());
-        for k in 0..units.len() {
-            if stopped(k) {
-                return vec![0.0; units.len()];
+        let stopped = || chaff_core::deadline::passed();
+        let mut p1 = Vec::with_capacity(n);
+        for chunk in (0..n).step_by(CHUNK) {
+            if chunk > 0 && stopped() {
+                return vec![0.0; n];
             }
-            self.row_into(units, site_rows, k, &mut row);
-            p1.push(self.gbdt.predict(&row));
+            rows.clear();
+            for k in chunk..(chunk + CHUNK).min(n) {
+                self.row_into(units, site_rows, k, &mut row);
+                rows.extend_from_slice(&row);
+            }
+            self.gbdt.predict_rows(&rows, row.len(), &mut p1);
         }
         let Some(stage2) = &self.stage2 else {
             return p1;
@@ -224,16 +234,20 @@ impl ContentModel {
         let types = self.page_types.as_ref().map_or([0.0; 7], |t| {
             t.predict(&pagetype::page_row(units, &|k| units.own(k), &p1))
         });
-        let mut ctx = Vec::with_capacity(units.len() * context::COUNT);
+        let mut ctx = Vec::with_capacity(n * context::COUNT);
         context::rows(units, &p1, &types, &mut ctx);
-        let mut p2 = Vec::with_capacity(units.len());
-        for k in 0..units.len() {
-            if stopped(k) {
-                return vec![0.0; units.len()];
+        let mut p2 = Vec::with_capacity(n);
+        for chunk in (0..n).step_by(CHUNK) {
+            if stopped() {
+                return vec![0.0; n];
             }
-            self.row_into(units, site_rows, k, &mut row);
-            row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
-            p2.push(stage2.predict(&row));
+            rows.clear();
+            for k in chunk..(chunk + CHUNK).min(n) {
+                self.row_into(units, site_rows, k, &mut row);
+                row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
+                rows.extend_from_slice(&row);
+            }
+            stage2.predict_rows(&rows, row.len(), &mut p2);
         }
         p2
     }
