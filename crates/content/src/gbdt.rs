@@ -671,9 +671,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn malformed_trees_are_refused() {
-        let m = Gbdt::new(
+    /// One split whose left child is itself and whose right child lies outside the tree.
+    fn malformed() -> Gbdt {
+        Gbdt::new(
             1,
             0.0,
             vec![vec![TreeNode::Split {
@@ -682,7 +682,12 @@ mod tests {
                 left: 0,
                 right: 7,
             }]],
-        );
+        )
+    }
+
+    #[test]
+    fn malformed_trees_are_refused() {
+        let m = malformed();
         // Even unchecked, a malformed tree ends its walk.
         assert_eq!(m.margin(&[2.0]), 0.0);
         assert!(m.check().is_err());
@@ -728,16 +733,7 @@ mod tests {
         m.predict_rows(&rows, 0, &mut out);
         assert_eq!(out.len(), 6);
         // A malformed tree adds nothing, as one row at a time.
-        let bad = Gbdt::new(
-            1,
-            0.0,
-            vec![vec![TreeNode::Split {
-                feature: 0,
-                threshold: 1.0,
-                left: 0,
-                right: 7,
-            }]],
-        );
+        let bad = malformed();
         let mut out = Vec::new();
         bad.predict_rows(&[2.0, 0.5], 1, &mut out);
         assert_eq!(out, vec![bad.predict(&[2.0]), bad.predict(&[0.5])]);

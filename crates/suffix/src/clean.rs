@@ -21,8 +21,9 @@
 //! `(expression, end)` pair, and a reverse search anchored on that expression for each pair
 //! (the same union). Its DFA states also tell the expressions apart, so it builds more of
 //! them: the 100 pages of a synthetic site (169 expressions) took 206-291 ms to clean that
-//! way against 130-224 ms now, and `chaff-lab bench site` spent most of the suffix method's
-//! extraction time determinising that forward DFA (`examples/cleanprobe.rs` compares the two).
+//! way against 130-224 ms now (a probe timing both on the same texts, in the session of
+//! 2026-11-28), and `chaff-lab bench site` spent most of the suffix method's extraction time
+//! determinising that forward DFA. The tests keep it as the reference (`per_expression`).
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -146,7 +147,11 @@ impl Cleaner {
                 .cache_capacity(CACHE_BYTES)
         };
         let syntax = || syntax::Config::new().nest_limit(MAX_NESTING);
-        let nfa = || thompson::Config::new().nfa_size_limit(Some(MAX_NFA_BYTES));
+        let nfa = || {
+            thompson::Config::new()
+                .nfa_size_limit(Some(MAX_NFA_BYTES))
+                .which_captures(thompson::WhichCaptures::None)
+        };
         let failed = |e: &(dyn std::error::Error + 'static)| {
             format!(
                 "cannot compile cleaning expressions (limits: nesting {MAX_NESTING}, NFA {} MiB): {}",
@@ -154,25 +159,26 @@ impl Cleaner {
                 one_line(e)
             )
         };
-        // The reverse engine first: it compiles each expression on its own, so a bad one is
-        // reported as such.
-        let reverse = DFA::builder()
-            .configure(config())
-            .syntax(syntax())
-            .thompson(nfa().reverse(true))
-            .build_many(&patterns)
-            .map_err(|e| failed(&e))?;
-        // Each expression parsed on its own (its flags and nesting its own), then all of
-        // them as one alternation: the forward scan needs only where matches end.
+        // Each expression parsed once, on its own (its flags and nesting its own). The reverse
+        // engine keeps them apart; the forward scan needs only where matches end, so it runs
+        // over their alternation.
         let hirs = syntax::parse_many_with(&patterns, &syntax()).map_err(|e| failed(&e))?;
-        let forward_nfa = thompson::Compiler::new()
-            .configure(nfa())
-            .build_from_hir(&Hir::alternation(hirs))
-            .map_err(|e| failed(&e))?;
-        let forward = DFA::builder()
-            .configure(config())
-            .build_from_nfa(forward_nfa)
-            .map_err(|e| failed(&e))?;
+        let engine = |nfa: Result<thompson::NFA, thompson::BuildError>| {
+            DFA::builder()
+                .configure(config())
+                .build_from_nfa(nfa.map_err(|e| failed(&e))?)
+                .map_err(|e| failed(&e))
+        };
+        let reverse = engine(
+            thompson::Compiler::new()
+                .configure(nfa().reverse(true))
+                .build_many_from_hir(&hirs),
+        )?;
+        let forward = engine(
+            thompson::Compiler::new()
+                .configure(nfa())
+                .build_from_hir(&Hir::alternation(hirs)),
+        )?;
         Ok(Cleaner {
             engines: Some((forward, reverse)),
             caches: Mutex::new(Vec::new()),
