@@ -228,12 +228,6 @@ pub struct PageFeatures {
     pub words: Vec<u32>,
 }
 
-fn words_in(s: &str) -> u32 {
-    s.split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count() as u32
-}
-
 fn norm_word(w: &str) -> String {
     w.trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase()
@@ -460,7 +454,6 @@ impl PageFeatures {
             };
             let s = &mut sums[i];
             s.chars = text.len() as f64;
-            s.words = words_in(text);
             s.text_nodes = 1;
             if text.len() >= 80 {
                 s.long_text_chars = text.len() as f64;
@@ -471,25 +464,36 @@ impl PageFeatures {
                 .filter(|w| matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ')
                 .count() as u32
                 + u32::from(text.ends_with(['.', '!', '?']));
-            if !title_words.is_empty() {
-                s.title_hits = text
-                    .split_whitespace()
-                    .filter(|w| title_words.contains(&norm_word(w)))
-                    .count() as u32;
-            }
-            if ctx[i] & IN_A != 0 {
-                s.anchor_chars = s.chars;
-                s.anchor_words = s.words;
-            }
-            s.first = seg.start;
-            s.last = seg.end;
+            // One pass over the words for every count (they were five). As before, a node's
+            // last segment sets its words, capitals and title words, while digit words and
+            // stop words add up over its segments.
+            (s.words, s.caps, s.title_hits) = (0, 0, 0);
             for w in text.split_whitespace() {
+                if w.chars().any(char::is_alphanumeric) {
+                    s.words += 1;
+                }
+                if w.chars().next().is_some_and(char::is_uppercase) {
+                    s.caps += 1;
+                }
                 if w.bytes().any(|b| b.is_ascii_digit()) {
                     s.digit_words += 1;
                 }
-                // Stop words are short: longer words are not looked up, and a word is
-                // lower-cased (into a reused buffer) only when it has capitals.
                 let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                // Title words have 3+ characters, so shorter ASCII words cannot be one; ASCII
+                // words are lower-cased into the reused buffer, others as `norm_word` does.
+                if !title_words.is_empty() && !(w.is_ascii() && w.len() < 3) {
+                    let hit = if w.is_ascii() {
+                        lower.clear();
+                        lower.push_str(w);
+                        lower.make_ascii_lowercase();
+                        title_words.contains(lower.as_str())
+                    } else {
+                        title_words.contains(&w.to_lowercase())
+                    };
+                    s.title_hits += u32::from(hit);
+                }
+                // Stop words are short: longer words are not looked up, and a word is
+                // lower-cased (into the reused buffer) only when it has capitals.
                 if w.is_empty() || w.len() > 16 {
                     continue;
                 }
@@ -502,10 +506,12 @@ impl PageFeatures {
                 };
                 s.stop += u32::from(hit);
             }
-            s.caps = text
-                .split_whitespace()
-                .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
-                .count() as u32;
+            if ctx[i] & IN_A != 0 {
+                s.anchor_chars = s.chars;
+                s.anchor_words = s.words;
+            }
+            s.first = seg.start;
+            s.last = seg.end;
             s.sentence_ends = u32::from(
                 text.trim_end()
                     .ends_with(['.', '!', '?', ':', ';', '"', '\u{201d}']),
