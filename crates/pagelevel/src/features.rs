@@ -481,7 +481,8 @@ impl PageFeatures {
                 let w = w.trim_matches(|c: char| !c.is_alphanumeric());
                 // Title words have 3+ characters, so shorter ASCII words cannot be one; ASCII
                 // words are lower-cased into the reused buffer, others as `norm_word` does.
-                if !title_words.is_empty() && !(w.is_ascii() && w.len() < 3) {
+                let short = w.is_ascii() && w.len() < 3;
+                if !title_words.is_empty() && !short {
                     let hit = if w.is_ascii() {
                         lower.clear();
                         lower.push_str(w);
