@@ -604,15 +604,20 @@ mod tests {
         assert_eq!(prefix, regex_syntax::parse("ab(?:|c)").unwrap());
     }
 
+    /// `b`, `ab`, `aab`, ... with `n` expressions, as text and parsed: every `a` of their
+    /// shared beginning branches, so the factored alternation nests `n - 1` deep.
+    fn a_runs_then_b(n: usize) -> (Vec<String>, Vec<Hir>) {
+        let exprs: Vec<String> = (0..n).map(|k| format!("{}b", "a".repeat(k))).collect();
+        let hirs = parsed(&exprs.iter().map(String::as_str).collect::<Vec<_>>());
+        (exprs, hirs)
+    }
+
     /// `b|ab|aab|...`: every `a` of the shared beginning branches, one alternation inside
     /// the next. Past [`MAX_FACTORED_NESTING`] the plain alternation is compiled, with the
     /// same matches.
     #[test]
     fn deep_factoring_falls_back_to_the_plain_alternation() {
-        let exprs: Vec<String> = (0..MAX_FACTORED_NESTING + 8)
-            .map(|k| format!("{}b", "a".repeat(k)))
-            .collect();
-        let hirs = parsed(&exprs.iter().map(String::as_str).collect::<Vec<_>>());
+        let (exprs, hirs) = a_runs_then_b(MAX_FACTORED_NESTING + 8);
         assert_eq!(
             factored(&hirs, Direction::Forward),
             Hir::alternation(hirs.clone())
@@ -634,10 +639,7 @@ mod tests {
     /// stack (the NFA compiler recurses once per nested alternation).
     #[test]
     fn deepest_factoring_compiles() {
-        let exprs: Vec<String> = (0..MAX_FACTORED_NESTING)
-            .map(|k| format!("{}b", "a".repeat(k)))
-            .collect();
-        let hirs = parsed(&exprs.iter().map(String::as_str).collect::<Vec<_>>());
+        let (exprs, hirs) = a_runs_then_b(MAX_FACTORED_NESTING);
         assert_ne!(
             factored(&hirs, Direction::Forward),
             Hir::alternation(hirs.clone())
