@@ -387,52 +387,68 @@ fn thread_cpu_seconds() -> f64 {
 }
 
 /// `chaff-lab bench output`: on one thread, each page extracted to its plain text (what
-/// every extraction computes), then the same extraction with the metadata read and Markdown
-/// with YAML front matter rendered (headings, lists, tables, code); thread CPU time of each
-/// pass, least of the rounds, and the share the second adds.
+/// every extraction computes) and, right beside it, extracted again with the metadata read
+/// and Markdown with YAML front matter rendered (headings, lists, tables, code); the share
+/// the second adds, in thread CPU time.
+///
+/// The two are measured as a pair, page by page, and the order within a pair alternates
+/// from page to page (so neither always finds the page warm in the caches); each page keeps
+/// the least time of each kind over the rounds. This machine's virtual CPU loses time to
+/// its host in bursts of seconds: two whole passes timed apart, least of seven rounds each,
+/// printed anything from +4.7% to +25.3% on one build in one morning (the metadata and
+/// Markdown clocked alone: 13.1% and 15.2%), while pairs a few milliseconds apart see the
+/// same weather.
 fn output(b: TimedPages) -> anyhow::Result<Status> {
     let ex = Extractor::builder().front_matter(true).build()?;
     let pages = read_pages(&b.inputs, b.budget)?;
     let mb = pages.iter().map(|p| p.bytes.len() as f64).sum::<f64>() / 1e6;
-    let failed = std::cell::Cell::new(0usize);
-    // The time of a pass, and of its metadata and its Markdown alone (clocked around each
-    // call, so the share of each can be told apart).
-    let pass = |full: bool| -> [f64; 3] {
-        let start = thread_cpu_seconds();
-        let (mut meta, mut markdown) = (0.0, 0.0);
-        let mut out = 0usize;
-        failed.set(0);
-        for p in &pages {
-            let Ok(e) = ex.extract(&p.bytes, p.url.as_deref()) else {
-                failed.set(failed.get() + 1);
-                continue;
-            };
-            out += e.text().len();
-            if full {
-                let t0 = thread_cpu_seconds();
-                out += std::hint::black_box(e.metadata()).authors.len();
-                let t1 = thread_cpu_seconds();
-                out += e.markdown().len();
-                meta += t1 - t0;
-                markdown += thread_cpu_seconds() - t1;
+    // Per page, the least seconds of: plain text; the full record; its metadata; its
+    // Markdown (the last two clocked around their calls, so each share can be told apart).
+    let mut least = vec![[f64::INFINITY; 4]; pages.len()];
+    let mut failed = 0usize;
+    let mut out = 0usize;
+    for round in 0..b.rounds.max(1) {
+        for (k, p) in pages.iter().enumerate() {
+            let plain_first = (k + round) % 2 == 0;
+            let mut times = [f64::INFINITY; 4];
+            for full in [!plain_first, plain_first] {
+                let start = thread_cpu_seconds();
+                let Ok(e) = ex.extract(&p.bytes, p.url.as_deref()) else {
+                    failed += usize::from(round == 0);
+                    break;
+                };
+                out += e.text().len();
+                if full {
+                    let t0 = thread_cpu_seconds();
+                    out += std::hint::black_box(e.metadata()).authors.len();
+                    let t1 = thread_cpu_seconds();
+                    out += e.markdown().len();
+                    let t2 = thread_cpu_seconds();
+                    drop(e);
+                    times[1] = thread_cpu_seconds() - start;
+                    times[2] = t1 - t0;
+                    times[3] = t2 - t1;
+                } else {
+                    drop(e);
+                    times[0] = thread_cpu_seconds() - start;
+                }
+            }
+            for (l, t) in least[k].iter_mut().zip(times) {
+                *l = l.min(t);
             }
         }
-        std::hint::black_box(out);
-        [thread_cpu_seconds() - start, meta, markdown]
-    };
-    let (mut text, mut full) = (f64::INFINITY, [f64::INFINITY; 3]);
-    for _ in 0..b.rounds.max(1) {
-        text = text.min(pass(false)[0]);
-        let round = pass(true);
-        for (least, t) in full.iter_mut().zip(round) {
-            *least = least.min(t);
-        }
     }
-    let [full, meta, markdown] = full;
+    std::hint::black_box(out);
+    let extracted: Vec<&[f64; 4]> = least
+        .iter()
+        .filter(|t| t[0].is_finite() && t[1].is_finite())
+        .collect();
+    let sum = |i: usize| extracted.iter().map(|t| t[i]).sum::<f64>();
+    let (text, full, meta, markdown) = (sum(0), sum(1), sum(2), sum(3));
     outln!(
-        "output: {} pages ({} not extracted), {mb:.1} MB of HTML, one thread (thread CPU time, least of {} rounds)",
+        "output: {} pages ({} not extracted), {mb:.1} MB of HTML, one thread (thread CPU time; each page timed both ways side by side, order alternating, least of {} rounds)",
         pages.len(),
-        failed.get(),
+        failed,
         b.rounds.max(1)
     )?;
     outln!(

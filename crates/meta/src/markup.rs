@@ -376,27 +376,34 @@ fn surely_more_words(doc: &Document, id: NodeId, max: usize) -> bool {
 
 /// Whether a `class` or `id` value has a name with "byline" or "author" in it (any case),
 /// and not "authority", "avatar" or "bio" (an author's picture or biography is no byline).
-/// Read on bytes: it is asked of every element of every page.
+/// Read in one pass over the bytes, the names told apart by the blanks between them, and a
+/// word compared only where its first letter is: it is asked of every element of every
+/// page (splitting the value into names first took half its time).
 fn names_a_byline(value: &str) -> bool {
-    value.split_ascii_whitespace().any(|name| {
-        let b = name.as_bytes();
-        let at = |k: usize, word: &[u8]| {
-            b.get(k..k + word.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(word))
-        };
-        // One pass: a word is compared only where its first letter is.
-        let mut hit = false;
-        for (k, c) in b.iter().enumerate() {
-            match c.to_ascii_lowercase() {
-                b'a' if at(k, b"authority") || at(k, b"avatar") => return false,
-                b'a' => hit |= at(k, b"author"),
-                b'b' if at(k, b"bio") => return false,
-                b'b' => hit |= at(k, b"byline"),
-                _ => {}
+    let b = value.as_bytes();
+    let at = |k: usize, word: &[u8]| {
+        b.get(k..k + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    };
+    // Within the current name: whether a word was found, and whether one rules it out.
+    let (mut hit, mut vetoed) = (false, false);
+    for (k, &c) in b.iter().enumerate() {
+        match c | 0x20 {
+            // Blanks end a name (`| 0x20` maps none of the letters' cases onto them).
+            _ if c.is_ascii_whitespace() => {
+                if hit && !vetoed {
+                    return true;
+                }
+                (hit, vetoed) = (false, false);
             }
+            b'a' if at(k, b"authority") || at(k, b"avatar") => vetoed = true,
+            b'a' => hit |= at(k, b"author"),
+            b'b' if at(k, b"bio") => vetoed = true,
+            b'b' => hit |= at(k, b"byline"),
+            _ => {}
         }
-        hit
-    })
+    }
+    hit && !vetoed
 }
 
 fn strip_by(s: &str) -> String {
@@ -685,7 +692,7 @@ mod byline_tests {
 
     proptest! {
         #[test]
-        fn the_byte_scan_agrees_with_the_rule(value in "((author|byline|authority|avatar|bio|AUTHOR|ByLine|[a-z -]{0,3}))*") {
+        fn the_byte_scan_agrees_with_the_rule(value in "((author|byline|authority|avatar|bio|AUTHOR|ByLine|[a-z \t-]{0,3}))*") {
             prop_assert_eq!(names_a_byline(&value), by_the_words(&value));
         }
     }
