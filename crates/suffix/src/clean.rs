@@ -322,7 +322,10 @@ fn factored(hirs: &[Hir], direction: Direction) -> Hir {
         children: Vec::new(),
         end: false,
     }];
-    let mut index: rustc_hash::FxHashMap<(usize, String), usize> = Default::default();
+    // The child of a node by a literal atom's bytes (most atoms are one character); other
+    // atoms (classes, repetitions) are few per node and found among its children by
+    // comparison. Formatting every atom as a key was half of the factoring's time.
+    let mut by_literal: rustc_hash::FxHashMap<(usize, [u8; 4], usize), usize> = Default::default();
     for hir in hirs {
         let mut seq = atoms(hir);
         if direction == Direction::Reverse {
@@ -330,9 +333,24 @@ fn factored(hirs: &[Hir], direction: Direction) -> Hir {
         }
         let mut at = 0;
         for atom in seq {
-            let key = (at, atom.to_string());
-            at = match index.get(&key) {
-                Some(&child) => child,
+            let literal = match atom.kind() {
+                HirKind::Literal(lit) if lit.0.len() <= 4 => {
+                    let mut bytes = [0u8; 4];
+                    bytes[..lit.0.len()].copy_from_slice(&lit.0);
+                    Some((bytes, lit.0.len()))
+                }
+                _ => None,
+            };
+            let found = match literal {
+                Some((bytes, len)) => by_literal.get(&(at, bytes, len)).copied(),
+                None => nodes[at]
+                    .children
+                    .iter()
+                    .find(|(a, _)| *a == atom)
+                    .map(|&(_, child)| child),
+            };
+            at = match found {
+                Some(child) => child,
                 None => {
                     let child = nodes.len();
                     nodes.push(Node {
@@ -340,7 +358,9 @@ fn factored(hirs: &[Hir], direction: Direction) -> Hir {
                         end: false,
                     });
                     nodes[at].children.push((atom, child));
-                    index.insert(key, child);
+                    if let Some((bytes, len)) = literal {
+                        by_literal.insert((at, bytes, len), child);
+                    }
                     child
                 }
             };
