@@ -52,13 +52,15 @@ enum What {
     /// and peak memory.
     Dedup(crate::dedup_bench::DedupBench),
     /// What site learning costs on one core: a site's pages extracted page by page, against
-    /// the same pages learned (the default site methods) and extracted with the profile.
+    /// the same pages learned (the default site methods) and extracted with the profile (each
+    /// page timed both ways side by side).
     Site(SiteBench),
     /// The hostile inputs of the hardening issue through the shipping `chaff extract`, one
     /// child process each: time and peak memory against the bounds, with a verdict.
     Adversarial(crate::adversarial::AdversarialBench),
     /// What metadata and structure add on one core: pages extracted to plain text, against
-    /// the same pages with their metadata read and Markdown with front matter rendered.
+    /// the same pages with their metadata read and Markdown with front matter rendered (each
+    /// page timed both ways side by side).
     Output(TimedPages),
 }
 
@@ -70,7 +72,8 @@ struct SiteBench {
     /// Use the first N pages.
     #[arg(long, default_value_t = 100)]
     pages: usize,
-    /// Repeat each pass this many times and keep the best.
+    /// Repeat learning and each page's two extractions this many times and keep the best
+    /// of each.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
     #[command(flatten)]
@@ -133,7 +136,8 @@ struct TimedPages {
     /// Stop reading once this many bytes of pages are in.
     #[arg(long, default_value = "220MB", value_parser = parse_bytes)]
     budget: u64,
-    /// Repeat each single-threaded pass this many times and keep the best.
+    /// Repeat each single-threaded pass this many times and keep the best (`bench output`:
+    /// each page's best).
     #[arg(long, default_value_t = 3)]
     rounds: usize,
 }
