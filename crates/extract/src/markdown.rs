@@ -760,7 +760,7 @@ fn items_are_titles(doc: &Document, list: NodeId) -> bool {
         && items.all(|li| {
             doc.descendants(li)
                 .find(|&h| doc.is_element(h) && is_heading(doc.tag(h)))
-                .is_some_and(|h| is_all_of(doc, h, li))
+                .is_some_and(|h| is_all_of(doc, h, li) && !doc.subtree_text(h).trim().is_empty())
         })
 }
 
@@ -950,6 +950,8 @@ mod tests {
             md("<ul><li><h3>A</h3></li><li><h3>B</h3>more</li></ul>"),
             "### A\n\n### B\n\nmore"
         );
+        // Empty headings make no list of empty items.
+        assert_eq!(md("<ul><li><h3> </h3></li><li><h3></h3></li></ul>x"), "x");
     }
 
     #[test]
