@@ -378,16 +378,9 @@ impl Writer {
         }
         match tag {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                self.block(2);
-                let before = Undo {
-                    len: self.out.len(),
-                    owed: self.owed,
-                    pending_space: self.pending_space,
-                    quote_opened: self.quote_opened,
-                    item_opened: self.item_opened,
-                };
                 // A heading that is all its list item holds is that item's text (a list
-                // of titles, see `items_hold_headings`, or a list written as plain lines).
+                // of titles, see `items_hold_headings`, or a list written as plain lines),
+                // so it stays on the item's line.
                 let title_item = matches!(
                     self.layout_lists.last(),
                     Some(ListKind::Items | ListKind::Plain)
@@ -395,6 +388,14 @@ impl Writer {
                     .ancestors(id)
                     .find(|&a| doc.tag(a) == "li")
                     .is_some_and(|li| is_all_of(doc, id, li));
+                self.block(if title_item { 1 } else { 2 });
+                let before = Undo {
+                    len: self.out.len(),
+                    owed: self.owed,
+                    pending_space: self.pending_space,
+                    quote_opened: self.quote_opened,
+                    item_opened: self.item_opened,
+                };
                 self.begin();
                 let start = self.out.len();
                 if !title_item {
@@ -1176,6 +1177,12 @@ mod tests {
             "a\nb"
         );
         assert_eq!(md("<ul role=\"menu\"><li>a</li><li>b</li></ul>"), "a\nb");
+        // A heading that is all of a navigation item is the line's text: navigation holds
+        // no sections.
+        assert_eq!(
+            md("<nav><ul><li><h3>Docs</h3></li><li><h3>Blog</h3></li></ul></nav>"),
+            "Docs\nBlog"
+        );
         // A list after the navigation element closes is a list again.
         assert_eq!(
             md("<nav><ul><li>a</li></ul></nav><ul><li>b</li><li>c</li></ul>"),
