@@ -867,7 +867,7 @@ fn items_are_titles(doc: &Document, list: NodeId) -> bool {
         && items.all(|li| {
             doc.descendants(li)
                 .find(|&h| doc.is_element(h) && is_heading(doc.tag(h)))
-                .is_some_and(|h| is_all_of(doc, h, li) && !doc.subtree_text(h).trim().is_empty())
+                .is_some_and(|h| is_all_of(doc, h, li) && !is_blank(doc, h))
         })
 }
 
@@ -875,9 +875,22 @@ fn items_are_titles(doc: &Document, list: NodeId) -> bool {
 /// node outside `inner` is white space.
 fn is_all_of(doc: &Document, inner: NodeId, outer: NodeId) -> bool {
     let inside = inner.0..doc.subtree_end(inner).0;
-    doc.descendants(outer).all(|d| {
-        inside.contains(&d.0) || !doc.is_text(d) || doc.text(d).chars().all(char::is_whitespace)
-    }) && doc.contains(outer, inner)
+    doc.contains(outer, inner)
+        && doc
+            .descendants(outer)
+            .all(|d| inside.contains(&d.0) || !doc.is_text(d) || blank_text(doc, d))
+}
+
+/// Whether the text under `id` is all white space (or there is none), read without
+/// gathering it.
+fn is_blank(doc: &Document, id: NodeId) -> bool {
+    doc.descendants(id)
+        .all(|d| !doc.is_text(d) || blank_text(doc, d))
+}
+
+/// Whether a text node is all white space.
+fn blank_text(doc: &Document, text: NodeId) -> bool {
+    doc.text(text).chars().all(char::is_whitespace)
 }
 
 /// Whether a list's own items hold a heading (a list of cards) and are not all
