@@ -145,6 +145,12 @@ impl Learner {
     }
 
     /// Learns one site's profile from its parsed pages. Every method must succeed.
+    ///
+    /// A caller holding a site's pages parses each of them once: it learns from the parses
+    /// and hands the same parses to [`crate::Extractor::extract_loaded`] of an extractor
+    /// built with the profile, where [`Learner::learn`] (reading a stream, as `chaff extract
+    /// --learn` does) keeps only each method's material and the extractor parses every page
+    /// again. `chaff-lab bench site` times both ways.
     pub fn learn_pages(&self, site: &str, pages: &[LoadedPage]) -> Result<Profile, Error> {
         if pages.is_empty() {
             return Err(Error::NoPages);

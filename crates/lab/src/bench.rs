@@ -19,7 +19,9 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page, Pages, PagesOptions};
-use chaff::{Extractor, Learner, LoadOptions, Profile, SiteChoice, SiteFrom, load_page};
+use chaff::{
+    Extractor, Learner, LoadOptions, LoadedPage, Profile, SiteChoice, SiteFrom, load_page,
+};
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
 
@@ -265,9 +267,11 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
-/// Site learning's cost on one core, through the calls `chaff extract` and `chaff extract
-/// --learn` make: pages in memory, each pass parsing every page it reads (learning parses
-/// them, extraction parses them again, as `extract --learn` does).
+/// Site learning's cost on one core against page-level extraction, pages in memory, two
+/// ways: streaming, through the calls `chaff extract --learn` makes (learning parses every
+/// page and keeps only each method's material, extraction parses it again), and parsed
+/// once, through the calls a library caller holding a site's pages makes. Both learn the
+/// same profile and extract the same text (checked every round; the bench fails if not).
 fn site(b: SiteBench) -> anyhow::Result<Status> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let registry = b.methods.registry()?;
@@ -283,19 +287,34 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
         .build()?;
     let methods = b.methods.names_or(chaff::DEFAULT_SITE_METHODS);
     let learner = Learner::new(&registry, &methods)?.site_from(SiteFrom::Folder);
-    // The profile's summary, from the timed passes (no extra learning).
-    let summary = std::sync::Mutex::new(String::new());
-    let learn = |batch: Vec<Page>| -> anyhow::Result<Extractor> {
-        let l = learner.learn(batch.into_iter().map(Ok), &SiteChoice::Single, &|_| {})?;
-        let profile = l.profiles.into_iter().next().context("nothing learned")?;
-        if let Ok(mut s) = summary.lock() {
-            *s = crate::profile_summary(&profile);
-        }
+    let with_profile = |profile: Profile| -> anyhow::Result<Extractor> {
         Ok(Extractor::builder()
             .registry(registry.clone())
             .site_from(SiteFrom::Folder)
             .profile_for_every_page(profile)
             .build()?)
+    };
+    // The two ways a site is learned and extracted. Streaming, as `chaff extract --learn`
+    // reads its input: the learner parses each page for its material and drops it, and the
+    // extractor parses it again. Parsed once, as a library caller holding a site's pages
+    // does: the pages are parsed (as both the learner and the page-level extractor need
+    // them), the profile learned from them (`Learner::learn_pages`) and each page extracted
+    // from its parse (`Extractor::extract_loaded`).
+    let learn_streaming = |batch: Vec<Page>| -> anyhow::Result<(Profile, Extractor)> {
+        let l = learner.learn(batch.into_iter().map(Ok), &SiteChoice::Single, &|_| {})?;
+        let profile = l.profiles.into_iter().next().context("nothing learned")?;
+        Ok((profile.clone(), with_profile(profile)?))
+    };
+    let mut load = learner.load_options().clone();
+    load.keep_source |= page_level.load_options().keep_source;
+    let learn_parsed = |batch: Vec<Page>| -> anyhow::Result<(Profile, Extractor, Vec<LoadedPage>)> {
+        let loaded = batch
+            .into_iter()
+            .map(|p| load_page(p, &load))
+            .collect::<Result<Vec<_>, _>>()?;
+        let profile = learner.learn_pages("site", &loaded)?;
+        let ex = with_profile(profile.clone())?;
+        Ok((profile, ex, loaded))
     };
     // Thread CPU time on the pool's one thread. Learning is one block, timed alone; then each
     // page is extracted page by page and with the learned profile side by side, the order
@@ -303,44 +322,99 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
     // the rounds. This machine's virtual CPU loses time to its host in bursts: whole passes
     // timed apart (even taking turns) moved the ratio by a third from run to run, while two
     // extractions a millisecond apart see the same weather.
-    let (learning, alone, with_profile) = pool.install(|| -> anyhow::Result<(f64, f64, f64)> {
-        let mut learning = f64::INFINITY;
-        let mut least = vec![[f64::INFINITY; 2]; pages.len()];
+    let timed = pool.install(|| -> anyhow::Result<SiteTimes> {
+        let mut t = SiteTimes::new(pages.len());
         for round in 0..b.rounds.max(1) {
             // The pages are copied for the learner and the extractor (which take them
             // owned) before the clock starts, so neither side times a copy.
-            let batch = pages.clone();
-            let t = thread_cpu_seconds();
-            let learned = learn(batch)?;
-            learning = learning.min(thread_cpu_seconds() - t);
-            for (k, p) in pages.iter().enumerate() {
-                let page_level_first = (k + round) % 2 == 0;
-                for learned_pass in [!page_level_first, page_level_first] {
-                    let ex = if learned_pass { &learned } else { &page_level };
-                    let page = p.clone();
-                    let t = thread_cpu_seconds();
-                    std::hint::black_box(ex.extract_page(page).map_or(0, |e| e.text().len()));
-                    let slot = &mut least[k][usize::from(learned_pass)];
-                    *slot = slot.min(thread_cpu_seconds() - t);
+            let (batch, again) = (pages.clone(), pages.clone());
+            let clock = thread_cpu_seconds();
+            let (streamed, streaming) = learn_streaming(batch)?;
+            t.learn_streaming = t.learn_streaming.min(thread_cpu_seconds() - clock);
+            let clock = thread_cpu_seconds();
+            let (parsed, once, loaded) = learn_parsed(again)?;
+            t.learn_parsed = t.learn_parsed.min(thread_cpu_seconds() - clock);
+            if parsed != streamed {
+                bail!(
+                    "learning from parsed pages gave another profile than learning from the stream"
+                );
+            }
+            for (k, (p, l)) in pages.iter().zip(loaded).enumerate() {
+                let mut texts: [Option<String>; 3] = Default::default();
+                for i in 0..3 {
+                    let kind = (k + round + i) % 3;
+                    let (page, parsed) = (p.clone(), l.clone());
+                    let clock = thread_cpu_seconds();
+                    let text = match kind {
+                        0 => page_level.extract_page(page).ok(),
+                        1 => streaming.extract_page(page).ok(),
+                        _ => Some(once.extract_loaded(parsed)),
+                    }
+                    .map(|e| e.text().to_string());
+                    let slot = &mut t.least[k][kind];
+                    *slot = slot.min(thread_cpu_seconds() - clock);
+                    texts[kind] = text;
+                }
+                if texts[1] != texts[2] {
+                    bail!(
+                        "{}: extracted from its parse, the page gave another text",
+                        p.source
+                    );
                 }
             }
         }
-        let sum = |i: usize| least.iter().map(|t| t[i]).sum::<f64>();
-        Ok((learning, sum(0), sum(1)))
+        Ok(t)
     })?;
-    let learned = learning + with_profile;
+    let summary = crate::profile_summary(&learn_streaming(pages.clone())?.0);
+    outln!("site: {} pages, {mb:.1} MB of HTML; {summary}", pages.len())?;
+    let alone = timed.sum(0);
     outln!(
-        "site: {} pages, {mb:.1} MB of HTML; {}",
-        pages.len(),
-        summary.lock().map(|s| s.clone()).unwrap_or_default()
-    )?;
-    outln!(
-        "  one core (thread CPU time; learning least of {} rounds, each page extracted both ways side by side, least per page): page by page {alone:.3} s ({:.2} ms/page); learned {learning:.3} s and extracted with the profile {with_profile:.3} s, together {learned:.3} s; ratio {:.2}",
+        "  one core (thread CPU time; learning least of {} rounds, each page extracted the three ways side by side, least per page): page by page {alone:.3} s ({:.2} ms/page)",
         b.rounds.max(1),
         alone * 1e3 / pages.len().max(1) as f64,
-        learned / alone
     )?;
+    for (what, learning, kind) in [
+        (
+            "streaming (as `chaff extract --learn`: parsed to learn, parsed again to extract)",
+            timed.learn_streaming,
+            1,
+        ),
+        (
+            "parsed once (`Learner::learn_pages`, `Extractor::extract_loaded`)",
+            timed.learn_parsed,
+            2,
+        ),
+    ] {
+        let extracting = timed.sum(kind);
+        outln!(
+            "  {what}: learned {learning:.3} s, extracted {extracting:.3} s, together {:.3} s; ratio {:.2}",
+            learning + extracting,
+            (learning + extracting) / alone
+        )?;
+    }
     Ok(Status::Ok)
+}
+
+/// The least thread CPU times of `bench site`: learning each way, and per page its
+/// extraction page by page (0), with the profile from its bytes (1) and from its parse (2).
+struct SiteTimes {
+    learn_streaming: f64,
+    learn_parsed: f64,
+    least: Vec<[f64; 3]>,
+}
+
+impl SiteTimes {
+    fn new(pages: usize) -> SiteTimes {
+        SiteTimes {
+            learn_streaming: f64::INFINITY,
+            learn_parsed: f64::INFINITY,
+            least: vec![[f64::INFINITY; 3]; pages],
+        }
+    }
+
+    fn sum(&self, kind: usize) -> f64 {
+        self.least.iter().map(|t| t[kind]).sum()
+    }
 }
 
 /// `chaff extract --profile` on pages in memory: one thread, then all threads.
