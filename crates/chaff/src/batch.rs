@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use chaff_corpus::{CorpusError, Page};
 use rayon::prelude::*;
 
-use crate::{Error, Extraction, Extractor};
+use crate::{Error, Extraction, Extractor, LoadOptions, LoadedPage, Parsed};
 
 /// One page's outcome from [`Extractor::extract_all`].
 #[derive(Debug)]
@@ -25,6 +25,7 @@ pub struct ExtractAll<'a, I> {
     pages: I,
     batch: usize,
     ready: VecDeque<Extracted>,
+    parsed: Option<Parsed>,
 }
 
 impl Extractor {
@@ -39,7 +40,25 @@ impl Extractor {
             pages: pages.into_iter(),
             batch: batch.max(1),
             ready: VecDeque::new(),
+            parsed: None,
         }
+    }
+
+    /// As [`Extractor::extract_all`], each page whose parse `parsed` kept extracted from it
+    /// ([`Extractor::extract_page_parsed`]) instead of being parsed again; each parse is
+    /// freed once used.
+    pub fn extract_all_parsed<I>(
+        &self,
+        pages: I,
+        batch: usize,
+        parsed: Parsed,
+    ) -> ExtractAll<'_, I::IntoIter>
+    where
+        I: IntoIterator<Item = Result<Page, CorpusError>>,
+    {
+        let mut all = self.extract_all(pages, batch);
+        all.parsed = (!parsed.is_empty()).then_some(parsed);
+        all
     }
 }
 
@@ -48,26 +67,51 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> Iterator for ExtractAll<'_, 
 
     fn next(&mut self) -> Option<Extracted> {
         if self.ready.is_empty() {
-            let batch: Vec<_> = self.pages.by_ref().take(self.batch).collect();
+            let mut parsed = self.parsed.as_mut();
+            let batch: Vec<_> = self
+                .pages
+                .by_ref()
+                .take(self.batch)
+                .map(|p| {
+                    let kept = match (&p, parsed.as_deref_mut()) {
+                        (Ok(page), Some(parsed)) => parsed.take(&page.source),
+                        _ => None,
+                    };
+                    (p, kept)
+                })
+                .collect();
             let ex = self.extractor;
-            let done: Vec<Extracted> = batch.into_par_iter().map(|p| one(ex, p)).collect();
+            let with = self.parsed.as_ref().map(Parsed::load_options);
+            let done: Vec<Extracted> = batch
+                .into_par_iter()
+                .map(|(p, kept)| one(ex, p, kept, with))
+                .collect();
             self.ready.extend(done);
         }
         self.ready.pop_front()
     }
 }
 
-fn one(ex: &Extractor, page: Result<Page, CorpusError>) -> Extracted {
+fn one(
+    ex: &Extractor,
+    page: Result<Page, CorpusError>,
+    kept: Option<LoadedPage>,
+    parsed_with: Option<&LoadOptions>,
+) -> Extracted {
     match page {
         Ok(mut page) => {
             let bytes = std::mem::take(&mut page.bytes);
             let size = bytes.len() as u64;
             let named = page.clone();
             page.bytes = bytes;
+            let result = match (kept, parsed_with) {
+                (Some(kept), Some(with)) => ex.extract_page_parsed(page, Some(kept), with),
+                _ => ex.extract_page(page),
+            };
             Extracted {
                 page: named,
                 size,
-                result: ex.extract_page(page),
+                result,
             }
         }
         Err(e) => Extracted {

@@ -328,6 +328,38 @@ impl Extractor {
         self.with_clock(&source, |opts| crate::load::load_page(page, opts))
     }
 
+    /// Extracts a page from its parse when one is given and was made as this extractor
+    /// would parse it (`parsed_with`: the same parser options and site naming, and the
+    /// source kept if a method here reads it), and from its bytes otherwise: what
+    /// [`Extractor::extract_all_parsed`] does with each page. The result is the same either
+    /// way.
+    pub fn extract_page_parsed(
+        &self,
+        page: Page,
+        parsed: Option<LoadedPage>,
+        parsed_with: &LoadOptions,
+    ) -> Result<Extraction, Error> {
+        match parsed {
+            Some(mut loaded) if loaded.source == page.source && self.reuses(parsed_with) => {
+                if !self.inner.load.keep_source {
+                    loaded.text = None;
+                }
+                drop(page);
+                let source = loaded.source.clone();
+                self.with_clock(&source, |_| Ok(loaded))
+            }
+            _ => self.extract_page(page),
+        }
+    }
+
+    /// Whether a page parsed with `opts` is parsed as this extractor would parse it.
+    fn reuses(&self, opts: &LoadOptions) -> bool {
+        let mine = &self.inner.load;
+        opts.parse == mine.parse
+            && opts.site_from == mine.site_from
+            && (opts.keep_source || !mine.keep_source)
+    }
+
     /// Loads a page with `load` and extracts it, within the deadline when there is one.
     fn with_clock(
         &self,

@@ -2,7 +2,8 @@
 //!
 //! Pages are parsed in parallel in bounded batches; of each page only what every method's
 //! [`chaff_core::Method::page_data`] keeps survives, so memory holds learning material, not
-//! pages. When the number of pages of each site is known up front ([`Learner::learn_counted`])
+//! pages (but for the parses [`Learner::learn_sites_keeping`] keeps for extraction, within
+//! its budget). When the number of pages of each site is known up front ([`Learner::learn_counted`])
 //! a site is learned as soon as its last page has been read and its material freed: on an
 //! input grouped by site (a per-site crawl, a folder per site) memory then holds one site's
 //! material at a time.
@@ -17,7 +18,7 @@ use chaff_dom::ParseOptions;
 use rayon::prelude::*;
 
 use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_page};
-use crate::{Error, Profile, Registry};
+use crate::{Error, Parsed, Profile, Registry};
 
 /// Pages parsed together before their material is merged.
 const BATCH: usize = 64;
@@ -81,8 +82,9 @@ struct Material {
     data: Vec<Vec<Box<dyn Any + Send>>>,
 }
 
-/// One page's site and, per method, what learning keeps of it.
-type PageMaterial = (String, Vec<Box<dyn Any + Send>>);
+/// One page's site, per method what learning keeps of it, and (when kept) its size and
+/// parse.
+type PageMaterial = (String, Vec<Box<dyn Any + Send>>, Option<(u64, LoadedPage)>);
 
 /// A site's models, one per method (`None` where the method failed).
 type SiteModels = (usize, Vec<Result<Erased, String>>);
@@ -198,6 +200,32 @@ impl Learner {
         learn_pass: impl Iterator<Item = Result<Page, CorpusError>>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Learned, Error> {
+        self.sites(count_pass, learn_pass, None, progress)
+    }
+
+    /// As [`Learner::learn_sites`], keeping the parses of the first pages read, up to
+    /// `budget` bytes of their HTML, for the extraction pass that follows
+    /// ([`crate::Extractor::extract_all_parsed`]): those pages are then parsed once, not
+    /// twice. `chaff extract --learn` learns this way.
+    pub fn learn_sites_keeping(
+        &self,
+        count_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        learn_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        budget: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Learned, Parsed), Error> {
+        let mut parsed = Parsed::new(budget, self.load.clone());
+        let learned = self.sites(count_pass, learn_pass, Some(&mut parsed), progress)?;
+        Ok((learned, parsed))
+    }
+
+    fn sites(
+        &self,
+        count_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        learn_pass: impl Iterator<Item = Result<Page, CorpusError>>,
+        keep: Option<&mut Parsed>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Learned, Error> {
         let from = self.load.site_from;
         let mut counts: Option<HashMap<String, usize>> = Some(HashMap::new());
         for page in count_pass.flatten() {
@@ -207,7 +235,8 @@ impl Learner {
                 (_, None) => {}
             }
         }
-        match self.learn_counted(learn_pass, &SiteChoice::PerSite, counts.as_ref(), progress) {
+        let choice = SiteChoice::PerSite;
+        match self.counted(learn_pass, &choice, counts.as_ref(), keep, progress) {
             Err(Error::NoPages) => Ok(Learned::default()),
             other => other,
         }
@@ -220,6 +249,18 @@ impl Learner {
         pages: impl Iterator<Item = Result<Page, CorpusError>>,
         choice: &SiteChoice,
         counts: Option<&HashMap<String, usize>>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Learned, Error> {
+        self.counted(pages, choice, counts, None, progress)
+    }
+
+    /// [`Learner::learn_counted`], offering each page's parse to `keep` when there is one.
+    fn counted(
+        &self,
+        pages: impl Iterator<Item = Result<Page, CorpusError>>,
+        choice: &SiteChoice,
+        counts: Option<&HashMap<String, usize>>,
+        mut keep: Option<&mut Parsed>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Learned, Error> {
         let mut learned = Learned::default();
@@ -237,14 +278,18 @@ impl Learner {
                     Err(e) => learned.page_errors.push(Error::Corpus(e)),
                 }
             }
-            for item in self.batch_material(std::mem::take(&mut batch), progress) {
-                let (site, data) = match item {
+            let keeping = keep.is_some();
+            for item in self.batch_material(std::mem::take(&mut batch), keeping, progress) {
+                let (site, data, parse) = match item {
                     Ok(x) => x,
                     Err(e) => {
                         learned.page_errors.push(e);
                         continue;
                     }
                 };
+                if let (Some(keep), Some((size, page))) = (keep.as_deref_mut(), parse) {
+                    keep.offer(size, page);
+                }
                 *all_pages.entry(site.clone()).or_default() += 1;
                 if let SiteChoice::Named(name) = choice
                     && *name != site
@@ -298,10 +343,12 @@ impl Learner {
         Ok(learned)
     }
 
-    /// Parses a batch of pages in parallel and keeps each one's material.
+    /// Parses a batch of pages in parallel and keeps each one's material, and its parse
+    /// with its size when `keeping`.
     fn batch_material(
         &self,
         batch: Vec<Page>,
+        keeping: bool,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Vec<Result<PageMaterial, Error>> {
         batch
@@ -313,7 +360,8 @@ impl Learner {
                 let loaded = loaded?;
                 let input = loaded.input();
                 let data = self.methods.iter().map(|m| m.page_data(&input)).collect();
-                Ok((loaded.site.as_str().to_string(), data))
+                let site = loaded.site.as_str().to_string();
+                Ok((site, data, keeping.then_some((size, loaded))))
             })
             .collect()
     }

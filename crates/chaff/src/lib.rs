@@ -55,6 +55,7 @@ pub mod fuse;
 pub mod language;
 mod learner;
 mod load;
+mod parsed;
 pub mod profile;
 mod registry;
 mod store;
@@ -76,6 +77,7 @@ pub use learner::{Learned, Learner, SiteChoice};
 pub use load::{
     LoadOptions, LoadedPage, SiteFrom, load_page, page_site, site_without_parsing, text_document,
 };
+pub use parsed::Parsed;
 pub use profile::Profile;
 pub use registry::Registry;
 pub use store::{CompiledProfile, ProfileStore};

@@ -52,7 +52,7 @@ impl LoadedPage {
 /// How pages are parsed. The default parser options are chaff-dom's with the node budget
 /// for extraction ([`chaff_dom::NodeBudget::FOR_EXTRACTION`]), which keeps a page's memory
 /// within about 10 times its size.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LoadOptions {
     /// Parser limits.
     pub parse: ParseOptions,

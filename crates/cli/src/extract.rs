@@ -29,13 +29,18 @@ pub struct ExtractArgs {
     profile: Option<PathBuf>,
     /// Learn the sites of the input first (each with at least --min-site-pages pages), then
     /// extract every page with its site's profile. Reads the input twice (three times to
-    /// count pages per site when their sites show without parsing); standard input is
-    /// buffered in memory.
+    /// count pages per site when their sites show without parsing) and parses the pages
+    /// past --keep-parses twice; standard input is buffered in memory.
     #[arg(long)]
     learn: bool,
     /// With --learn: sites with fewer pages are extracted page by page.
     #[arg(long, default_value_t = 5, value_name = "N")]
     min_site_pages: usize,
+    /// With --learn: keep what learning parsed of the first pages read, up to this many MB
+    /// of their HTML, and extract those pages from it instead of parsing them again (0:
+    /// parse every page twice). A page's parse takes up to about ten times its size.
+    #[arg(long, default_value_t = chaff::Parsed::DEFAULT_BUDGET >> 20, value_name = "MB")]
+    keep_parses: u64,
     #[command(flatten)]
     methods: MethodArgs,
     #[command(flatten)]
@@ -125,14 +130,18 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
             Box::new(inputs.pages()?)
         })
     };
+    let mut parsed = None;
     if args.learn {
         let learner = args
             .methods
             .learner(&registry, &args.input, args.min_site_pages)?;
         let progress = Progress::new(args.input.quiet, "learning");
-        let learned = learner.learn_sites(again()?, again()?, &|b| progress.page(b));
+        let budget = args.keep_parses.saturating_mul(1 << 20);
+        let learned =
+            learner.learn_sites_keeping(again()?, again()?, budget, &|b| progress.page(b));
         progress.finish();
-        let learned = learned?;
+        let (learned, kept) = learned?;
+        parsed = Some(kept);
         for w in &learned.warnings {
             common::warn(w);
         }
@@ -158,7 +167,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
     };
     let pages = again()?.chain(kept_errors);
     let dir = args.output.as_deref().map(|d| (d, args.resume));
-    let status = sink.run(&extractor, pages, dir, args.input.quiet)?;
+    let status = sink.run(&extractor, pages, parsed, dir, args.input.quiet)?;
     if let (Some(file), Some(seen)) = (&args.dedup_index, &sink.dedup) {
         seen.save(file)?;
     }
@@ -185,6 +194,7 @@ impl Sink {
         &mut self,
         ex: &Extractor,
         pages: impl Iterator<Item = PageItem>,
+        parsed: Option<chaff::Parsed>,
         dir: Option<(&Path, bool)>,
         quiet: bool,
     ) -> anyhow::Result<Status> {
@@ -198,7 +208,11 @@ impl Sink {
         };
         let pages = pages.filter(|p| !p.as_ref().is_ok_and(|p| done.take(&p.source)));
         let progress = Progress::new(quiet, "extracting");
-        let mut results = ex.extract_all(pages, BATCH).peekable();
+        let mut results = match parsed {
+            Some(parsed) => ex.extract_all_parsed(pages, BATCH, parsed),
+            None => ex.extract_all(pages, BATCH),
+        }
+        .peekable();
         while let Some(done) = results.next() {
             let alone = self.seen == 0 && results.peek().is_none();
             self.seen += 1;

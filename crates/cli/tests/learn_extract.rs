@@ -237,3 +237,32 @@ fn dedup_points_near_copies_at_the_page_they_repeat() {
     );
     assert!(dups[0].get("text").is_none());
 }
+
+#[test]
+fn learning_s_parses_give_the_same_records_as_parsing_every_page_again() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("sites");
+    for i in 0..2 {
+        let s = site(23, i, 6, None);
+        let dir = root.join(&s.domain);
+        chaff_synth::write_site(&s, &dir).expect("write");
+        std::fs::remove_file(dir.join("labels.json")).expect("no sidecar");
+    }
+    let root_arg = root.to_str().expect("utf-8");
+    let kept = run(&["extract", "-q", "--learn", "-f", "json", root_arg]);
+    let again = run(&[
+        "extract",
+        "-q",
+        "--learn",
+        "--keep-parses",
+        "0",
+        "-f",
+        "json",
+        root_arg,
+    ]);
+    let (kept_records, again_records) = (records(&kept), records(&again));
+    assert_eq!(kept_records.len(), 12);
+    assert!(kept_records.iter().all(|r| !r["profile"].is_null()));
+    assert_eq!(kept.stdout, again.stdout);
+    assert_eq!(again_records.len(), 12);
+}

@@ -56,7 +56,7 @@ use crate::error::DomError;
 use crate::tokenize::{SpanKind, SpanSink, utf8_len};
 
 /// Limits and hints for [`parse_with`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParseOptions {
     /// Inputs larger than this many bytes are refused with [`DomError::TooLarge`].
     pub max_bytes: usize,

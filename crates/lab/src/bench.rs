@@ -20,7 +20,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use chaff::corpus::{Media, Page, Pages, PagesOptions};
 use chaff::{
-    Extractor, Learner, LoadOptions, LoadedPage, Profile, SiteChoice, SiteFrom, load_page,
+    Extractor, Learner, LoadOptions, LoadedPage, Parsed, Profile, SiteChoice, SiteFrom, load_page,
 };
 use clap::{Args, Subcommand};
 use rayon::prelude::*;
@@ -267,11 +267,12 @@ fn learn(b: LearnBench) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
-/// Site learning's cost on one core against page-level extraction, pages in memory, two
-/// ways: streaming, through the calls `chaff extract --learn` makes (learning parses every
-/// page and keeps only each method's material, extraction parses it again), and parsed
-/// once, through the calls a library caller holding a site's pages makes. Both learn the
-/// same profile and extract the same text (checked every round; the bench fails if not).
+/// Site learning's cost on one core against page-level extraction, pages in memory, three
+/// ways: through the calls `chaff extract --learn` makes (learning keeps its parses within
+/// the default budget, extraction reads them), the same keeping none (every page parsed
+/// twice, as pages past the budget are), and parsed once by a library caller holding the
+/// site's pages. All learn the same profile and extract the same text (checked every round;
+/// the bench fails if not).
 fn site(b: SiteBench) -> anyhow::Result<Status> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let registry = b.methods.registry()?;
@@ -294,16 +295,24 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
             .profile_for_every_page(profile)
             .build()?)
     };
-    // The two ways a site is learned and extracted. Streaming, as `chaff extract --learn`
-    // reads its input: the learner parses each page for its material and drops it, and the
-    // extractor parses it again. Parsed once, as a library caller holding a site's pages
-    // does: the pages are parsed (as both the learner and the page-level extractor need
-    // them), the profile learned from them (`Learner::learn_pages`) and each page extracted
-    // from its parse (`Extractor::extract_loaded`).
-    let learn_streaming = |batch: Vec<Page>| -> anyhow::Result<(Profile, Extractor)> {
-        let l = learner.learn(batch.into_iter().map(Ok), &SiteChoice::Single, &|_| {})?;
+    // Three ways a site is learned and extracted. As `chaff extract --learn` does: the
+    // learner reads the stream (a counting pass, then the pages), keeping the parses of the
+    // pages within the command's default budget, and each page is extracted from its kept
+    // parse; the same with no parse kept (every page parsed again, as pages past the budget
+    // are); and as a library caller holding a site's pages does: `Learner::learn_pages` on
+    // their parses, then `Extractor::extract_loaded` on the same parses.
+    let learn_streaming = |count: Vec<Page>,
+                           batch: Vec<Page>,
+                           budget: u64|
+     -> anyhow::Result<(Profile, Extractor, Parsed)> {
+        let (l, parsed) = learner.learn_sites_keeping(
+            count.into_iter().map(Ok),
+            batch.into_iter().map(Ok),
+            budget,
+            &|_| {},
+        )?;
         let profile = l.profiles.into_iter().next().context("nothing learned")?;
-        Ok((profile.clone(), with_profile(profile)?))
+        Ok((profile.clone(), with_profile(profile)?, parsed))
     };
     let mut load = learner.load_options().clone();
     load.keep_source |= page_level.load_options().keep_source;
@@ -317,47 +326,62 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
         Ok((profile, ex, loaded))
     };
     // Thread CPU time on the pool's one thread. Learning is one block, timed alone; then each
-    // page is extracted page by page and with the learned profile side by side, the order
-    // alternating from page to page, and each page keeps its least time of each kind over
-    // the rounds. This machine's virtual CPU loses time to its host in bursts: whole passes
-    // timed apart (even taking turns) moved the ratio by a third from run to run, while two
-    // extractions a millisecond apart see the same weather.
+    // page is extracted the four ways side by side, the order rotating from page to page,
+    // and each page keeps its least time of each kind over the rounds. This machine's
+    // virtual CPU loses time to its host in bursts: whole passes timed apart (even taking
+    // turns) moved the ratio by a third from run to run, while extractions a millisecond
+    // apart see the same weather.
     let timed = pool.install(|| -> anyhow::Result<SiteTimes> {
         let mut t = SiteTimes::new(pages.len());
         for round in 0..b.rounds.max(1) {
-            // The pages are copied for the learner and the extractor (which take them
-            // owned) before the clock starts, so neither side times a copy.
-            let (batch, again) = (pages.clone(), pages.clone());
+            // What each way takes owned is copied before its clock starts, so no way times a
+            // copy.
+            let (count, batch) = (pages.clone(), pages.clone());
             let clock = thread_cpu_seconds();
-            let (streamed, streaming) = learn_streaming(batch)?;
-            t.learn_streaming = t.learn_streaming.min(thread_cpu_seconds() - clock);
+            let (kept_profile, kept, mut parses) =
+                learn_streaming(count, batch, Parsed::DEFAULT_BUDGET)?;
+            t.learn[0] = t.learn[0].min(thread_cpu_seconds() - clock);
+            let (count, batch) = (pages.clone(), pages.clone());
             let clock = thread_cpu_seconds();
-            let (parsed, once, loaded) = learn_parsed(again)?;
-            t.learn_parsed = t.learn_parsed.min(thread_cpu_seconds() - clock);
-            if parsed != streamed {
-                bail!(
-                    "learning from parsed pages gave another profile than learning from the stream"
-                );
+            let (twice_profile, twice, _) = learn_streaming(count, batch, 0)?;
+            t.learn[1] = t.learn[1].min(thread_cpu_seconds() - clock);
+            let batch = pages.clone();
+            let clock = thread_cpu_seconds();
+            let (once_profile, once, loaded) = learn_parsed(batch)?;
+            t.learn[2] = t.learn[2].min(thread_cpu_seconds() - clock);
+            if kept_profile != once_profile || twice_profile != once_profile {
+                bail!("the ways of learning the site gave different profiles");
             }
             for (k, (p, l)) in pages.iter().zip(loaded).enumerate() {
-                let mut texts: [Option<String>; 3] = Default::default();
-                for i in 0..3 {
-                    let kind = (k + round + i) % 3;
-                    let (page, parsed) = (p.clone(), l.clone());
+                let mut texts: [Option<String>; 4] = Default::default();
+                let mut from_learning = parses.take(&p.source);
+                let mut from_library = Some(l);
+                for i in 0..4 {
+                    let kind = (k + round + i) % 4;
+                    let page = p.clone();
+                    let (kept_parse, library_parse) = match kind {
+                        1 => (from_learning.take(), None),
+                        3 => (None, from_library.take()),
+                        _ => (None, None),
+                    };
                     let clock = thread_cpu_seconds();
-                    let text = match kind {
-                        0 => page_level.extract_page(page).ok(),
-                        1 => streaming.extract_page(page).ok(),
-                        _ => Some(once.extract_loaded(parsed)),
+                    let text = match (kind, library_parse) {
+                        (0, _) => page_level.extract_page(page).ok(),
+                        (1, _) => kept
+                            .extract_page_parsed(page, kept_parse, parses.load_options())
+                            .ok(),
+                        (2, _) => twice.extract_page(page).ok(),
+                        (_, Some(parse)) => Some(once.extract_loaded(parse)),
+                        (_, None) => None,
                     }
                     .map(|e| e.text().to_string());
                     let slot = &mut t.least[k][kind];
                     *slot = slot.min(thread_cpu_seconds() - clock);
                     texts[kind] = text;
                 }
-                if texts[1] != texts[2] {
+                if texts[1] != texts[3] || texts[2] != texts[3] {
                     bail!(
-                        "{}: extracted from its parse, the page gave another text",
+                        "{}: the ways of extracting with the profile gave different texts",
                         p.source
                     );
                 }
@@ -365,24 +389,29 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
         }
         Ok(t)
     })?;
-    let summary = crate::profile_summary(&learn_streaming(pages.clone())?.0);
+    let summary = crate::profile_summary(&learn_streaming(pages.clone(), pages.clone(), 0)?.0);
     outln!("site: {} pages, {mb:.1} MB of HTML; {summary}", pages.len())?;
     let alone = timed.sum(0);
     outln!(
-        "  one core (thread CPU time; learning least of {} rounds, each page extracted the three ways side by side, least per page): page by page {alone:.3} s ({:.2} ms/page)",
+        "  one core (thread CPU time; learning least of {} rounds, each page extracted the four ways side by side, least per page): page by page {alone:.3} s ({:.2} ms/page)",
         b.rounds.max(1),
         alone * 1e3 / pages.len().max(1) as f64,
     )?;
     for (what, learning, kind) in [
         (
-            "streaming (as `chaff extract --learn`: parsed to learn, parsed again to extract)",
-            timed.learn_streaming,
+            "as `chaff extract --learn` (learning's parses kept and extracted from)",
+            timed.learn[0],
             1,
         ),
         (
-            "parsed once (`Learner::learn_pages`, `Extractor::extract_loaded`)",
-            timed.learn_parsed,
+            "`chaff extract --learn --keep-parses 0` (every page parsed again)",
+            timed.learn[1],
             2,
+        ),
+        (
+            "parsed once by a library caller (`Learner::learn_pages`, `Extractor::extract_loaded`)",
+            timed.learn[2],
+            3,
         ),
     ] {
         let extracting = timed.sum(kind);
@@ -395,20 +424,19 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
-/// The least thread CPU times of `bench site`: learning each way, and per page its
-/// extraction page by page (0), with the profile from its bytes (1) and from its parse (2).
+/// The least thread CPU times of `bench site`: learning each way (kept parses, none kept,
+/// parsed once by the caller), and per page its extraction page by page (0), from the parse
+/// learning kept (1), from its bytes with the profile (2) and from the caller's parse (3).
 struct SiteTimes {
-    learn_streaming: f64,
-    learn_parsed: f64,
-    least: Vec<[f64; 3]>,
+    learn: [f64; 3],
+    least: Vec<[f64; 4]>,
 }
 
 impl SiteTimes {
     fn new(pages: usize) -> SiteTimes {
         SiteTimes {
-            learn_streaming: f64::INFINITY,
-            learn_parsed: f64::INFINITY,
-            least: vec![[f64::INFINITY; 3]; pages],
+            learn: [f64::INFINITY; 3],
+            least: vec![[f64::INFINITY; 4]; pages],
         }
     }
 

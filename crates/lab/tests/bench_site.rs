@@ -1,5 +1,6 @@
-//! `chaff-lab bench site`: both ways of learning a site (streaming, and from pages parsed
-//! once) must learn the same profile and extract the same text, or the bench fails.
+//! `chaff-lab bench site`: every way of learning a site (as `extract --learn` does, keeping
+//! learning's parses or not, and from pages a caller parsed once) must learn the same profile
+//! and extract the same text, or the bench fails.
 
 mod common;
 
@@ -32,7 +33,11 @@ fn both_ways_of_learning_a_site_agree_and_are_timed() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.starts_with("site: "), "{stdout}");
-    for way in ["streaming", "parsed once"] {
+    for way in [
+        "as `chaff extract --learn`",
+        "`chaff extract --learn --keep-parses 0`",
+        "parsed once",
+    ] {
         let line = stdout
             .lines()
             .find(|l| l.trim_start().starts_with(way))
