@@ -46,7 +46,8 @@ impl Extractor {
 
     /// As [`Extractor::extract_all`], each page whose parse `parsed` kept extracted from it
     /// ([`Extractor::extract_page_parsed`]) instead of being parsed again; each parse is
-    /// freed once used.
+    /// freed once used. A store whose parses were made otherwise than this extractor makes
+    /// them is dropped at once, and every page parsed again.
     pub fn extract_all_parsed<I>(
         &self,
         pages: I,
@@ -57,7 +58,7 @@ impl Extractor {
         I: IntoIterator<Item = Result<Page, CorpusError>>,
     {
         let mut all = self.extract_all(pages, batch);
-        all.parsed = (!parsed.is_empty()).then_some(parsed);
+        all.parsed = (!parsed.is_empty() && self.reuses(parsed.load_options())).then_some(parsed);
         all
     }
 }
@@ -104,9 +105,9 @@ fn one(
             let size = bytes.len() as u64;
             let named = page.clone();
             page.bytes = bytes;
-            let result = match (kept, parsed_with) {
-                (Some(kept), Some(with)) => ex.extract_page_parsed(page, Some(kept), with),
-                _ => ex.extract_page(page),
+            let result = match parsed_with {
+                Some(with) => ex.extract_page_parsed(page, kept, with),
+                None => ex.extract_page(page),
             };
             Extracted {
                 page: named,

@@ -353,7 +353,7 @@ impl Extractor {
     }
 
     /// Whether a page parsed with `opts` is parsed as this extractor would parse it.
-    fn reuses(&self, opts: &LoadOptions) -> bool {
+    pub(crate) fn reuses(&self, opts: &LoadOptions) -> bool {
         let mine = &self.inner.load;
         opts.parse == mine.parse
             && opts.site_from == mine.site_from

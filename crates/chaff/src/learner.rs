@@ -3,10 +3,10 @@
 //! Pages are parsed in parallel in bounded batches; of each page only what every method's
 //! [`chaff_core::Method::page_data`] keeps survives, so memory holds learning material, not
 //! pages (but for the parses [`Learner::learn_sites_keeping`] keeps for extraction, within
-//! its budget). When the number of pages of each site is known up front ([`Learner::learn_counted`])
-//! a site is learned as soon as its last page has been read and its material freed: on an
-//! input grouped by site (a per-site crawl, a folder per site) memory then holds one site's
-//! material at a time.
+//! its budget). When the number of pages of each site is known up front
+//! ([`Learner::learn_counted`]) a site is learned as soon as its last page has been read and
+//! its material freed: on an input grouped by site (a per-site crawl, a folder per site)
+//! memory then holds one site's material at a time.
 
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
@@ -150,9 +150,9 @@ impl Learner {
     ///
     /// A caller holding a site's pages parses each of them once: it learns from the parses
     /// and hands the same parses to [`crate::Extractor::extract_loaded`] of an extractor
-    /// built with the profile, where [`Learner::learn`] (reading a stream, as `chaff extract
-    /// --learn` does) keeps only each method's material and the extractor parses every page
-    /// again. `chaff-lab bench site` times both ways.
+    /// built with the profile. (Reading a stream, [`Learner::learn_sites_keeping`] keeps
+    /// parses within a budget for [`crate::Extractor::extract_all_parsed`] instead.)
+    /// `chaff-lab bench site` times these ways.
     pub fn learn_pages(&self, site: &str, pages: &[LoadedPage]) -> Result<Profile, Error> {
         if pages.is_empty() {
             return Err(Error::NoPages);
@@ -235,8 +235,13 @@ impl Learner {
                 (_, None) => {}
             }
         }
-        let choice = SiteChoice::PerSite;
-        match self.counted(learn_pass, &choice, counts.as_ref(), keep, progress) {
+        match self.counted(
+            learn_pass,
+            &SiteChoice::PerSite,
+            counts.as_ref(),
+            keep,
+            progress,
+        ) {
             Err(Error::NoPages) => Ok(Learned::default()),
             other => other,
         }

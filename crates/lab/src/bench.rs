@@ -352,6 +352,7 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
             if kept_profile != once_profile || twice_profile != once_profile {
                 bail!("the ways of learning the site gave different profiles");
             }
+            t.summary = crate::profile_summary(&once_profile);
             for (k, (p, l)) in pages.iter().zip(loaded).enumerate() {
                 let mut texts: [Option<String>; 4] = Default::default();
                 let mut from_learning = parses.take(&p.source);
@@ -365,14 +366,13 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
                         _ => (None, None),
                     };
                     let clock = thread_cpu_seconds();
-                    let text = match (kind, library_parse) {
-                        (0, _) => page_level.extract_page(page).ok(),
-                        (1, _) => kept
+                    let text = match kind {
+                        0 => page_level.extract_page(page).ok(),
+                        1 => kept
                             .extract_page_parsed(page, kept_parse, parses.load_options())
                             .ok(),
-                        (2, _) => twice.extract_page(page).ok(),
-                        (_, Some(parse)) => Some(once.extract_loaded(parse)),
-                        (_, None) => None,
+                        2 => twice.extract_page(page).ok(),
+                        _ => library_parse.map(|parse| once.extract_loaded(parse)),
                     }
                     .map(|e| e.text().to_string());
                     let slot = &mut t.least[k][kind];
@@ -389,8 +389,11 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
         }
         Ok(t)
     })?;
-    let summary = crate::profile_summary(&learn_streaming(pages.clone(), pages.clone(), 0)?.0);
-    outln!("site: {} pages, {mb:.1} MB of HTML; {summary}", pages.len())?;
+    outln!(
+        "site: {} pages, {mb:.1} MB of HTML; {}",
+        pages.len(),
+        timed.summary
+    )?;
     let alone = timed.sum(0);
     outln!(
         "  one core (thread CPU time; learning least of {} rounds, each page extracted the four ways side by side, least per page): page by page {alone:.3} s ({:.2} ms/page)",
@@ -426,10 +429,12 @@ fn site(b: SiteBench) -> anyhow::Result<Status> {
 
 /// The least thread CPU times of `bench site`: learning each way (kept parses, none kept,
 /// parsed once by the caller), and per page its extraction page by page (0), from the parse
-/// learning kept (1), from its bytes with the profile (2) and from the caller's parse (3).
+/// learning kept (1), from its bytes with the profile (2) and from the caller's parse (3);
+/// and the learned profile's summary.
 struct SiteTimes {
     learn: [f64; 3],
     least: Vec<[f64; 4]>,
+    summary: String,
 }
 
 impl SiteTimes {
@@ -437,6 +442,7 @@ impl SiteTimes {
         SiteTimes {
             learn: [f64::INFINITY; 3],
             least: vec![[f64::INFINITY; 4]; pages],
+            summary: String::new(),
         }
     }
 

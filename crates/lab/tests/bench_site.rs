@@ -5,33 +5,20 @@
 mod common;
 
 #[test]
-fn both_ways_of_learning_a_site_agree_and_are_timed() {
+fn every_way_of_learning_a_site_agrees_and_is_timed() {
     let dir = tempfile::tempdir().unwrap();
-    let out = common::command(&["synth", "--seed", "4", "--sites", "1", "--pages", "8"])
-        .arg("-o")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut synth = common::command(&["synth", "--seed", "4", "--sites", "1", "--pages", "8"]);
+    synth.arg("-o").arg(dir.path());
+    common::succeeds(synth);
     let site = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.is_dir())
         .expect("a site folder");
-    let out = common::command(&["bench", "site", "--rounds", "2"])
-        .arg(&site)
-        .output()
-        .unwrap();
+    let mut bench = common::command(&["bench", "site", "--rounds", "2"]);
+    bench.arg(&site);
+    let out = common::succeeds(bench);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.starts_with("site: "), "{stdout}");
     for way in [
         "as `chaff extract --learn`",

@@ -10,18 +10,9 @@ fn sites_become_a_warc_with_the_truth_of_each_page() {
     let dir = tempfile::tempdir().unwrap();
     let warc = dir.path().join("sites.warc.gz");
     let truth = dir.path().join("truth.jsonl");
-    let out = common::command(&["synth", "--seed", "3", "--site-pages", "4,2"])
-        .arg("--warc")
-        .arg(&warc)
-        .arg("--truth")
-        .arg(&truth)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut synth = common::command(&["synth", "--seed", "3", "--site-pages", "4,2"]);
+    synth.arg("--warc").arg(&warc).arg("--truth").arg(&truth);
+    let out = common::succeeds(synth);
     assert!(String::from_utf8_lossy(&out.stdout).contains("6 pages"));
     let pages: Vec<_> = WarcPages::open(&warc)
         .unwrap()

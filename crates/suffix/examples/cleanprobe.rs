@@ -46,8 +46,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         expressions.len(),
         texts.len()
     );
-    // Second, each page after 32 MB of other memory is touched, as an extraction's other
-    // stages do between two pages' cleaning (the clock stopped while it is touched).
+    // Three rounds back to back, then one with 32 MB of other memory touched before each
+    // page, as an extraction's other stages do between two pages' cleaning (the clock is
+    // stopped while it is touched).
     let mut other = vec![0u8; 32 << 20];
     for (round, between) in [false, false, false, true].into_iter().enumerate() {
         let t = Instant::now();

@@ -40,6 +40,19 @@ pub fn command(args: &[&str]) -> Command {
     c
 }
 
+/// Runs `c` and returns its output, failing the test (with its output) if it fails.
+#[allow(dead_code)]
+pub fn succeeds(mut c: Command) -> std::process::Output {
+    let out = c.output().expect("the command runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The shared data sets, or `None` (with the reason printed) when they are absent outside
 /// CI. In CI (`CI` set) their absence is a failure, so a green run always means they were
 /// used.
