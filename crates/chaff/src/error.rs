@@ -78,6 +78,18 @@ pub enum Error {
     /// The inputs held no usable page.
     #[error("no pages found in the inputs")]
     NoPages,
+    /// No template of a site has enough pages to learn from.
+    #[error(
+        "no template of {site} is shared by {min} of its {pages} pages (its pages differ too much to learn from)"
+    )]
+    NoTemplate {
+        /// The site.
+        site: String,
+        /// Its pages.
+        pages: usize,
+        /// The pages a template needs.
+        min: usize,
+    },
     /// Single-site learning was given pages of several sites.
     #[error(
         "the pages come from {count} sites: {sites}; name one site or learn one profile per site"

@@ -19,6 +19,7 @@ use crate::extraction::{Extraction, MethodVerdict, NoContent, site_verdicts};
 use crate::fuse::{Fuser, UnionFuser, Vote};
 use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_bytes};
 use crate::store::{CompiledProfile, ProfileStore};
+use crate::template::{MIN_SIMILARITY, Sketch, route};
 use crate::{Error, Profile, Registry};
 
 /// Configures and builds an [`Extractor`].
@@ -164,14 +165,14 @@ impl ExtractorBuilder {
         let mut profiles = std::collections::HashMap::new();
         for site in self.store.sites() {
             if let Some(p) = self.store.get(site) {
-                let c = CompiledProfile::compile(p, &registry, wanted, &mut warnings)?;
+                let c = CompiledProfile::compile_all(p, &registry, wanted, &mut warnings)?;
                 profiles.insert(site.to_string(), Arc::new(c));
             }
         }
         let every_page = match &self.every_page {
             Some(p) => {
-                let c = CompiledProfile::compile(p, &registry, wanted, &mut warnings)?;
-                if let Some(m) = c.missing.first() {
+                let c = CompiledProfile::compile_all(p, &registry, wanted, &mut warnings)?;
+                if let Some(m) = c.iter().flat_map(|t| t.missing.iter()).next() {
                     return Err(Error::MissingMethod {
                         method: m.clone(),
                         has: p.method_names().join(", "),
@@ -203,6 +204,7 @@ impl ExtractorBuilder {
         let keep_source = profiles
             .values()
             .chain(every_page.as_ref())
+            .flat_map(|p| p.iter())
             .flat_map(|p| p.methods.iter())
             .chain(page_methods.iter())
             .any(|(m, c)| m.compiled_needs(c).source);
@@ -246,8 +248,9 @@ pub struct Extractor {
 }
 
 struct Inner {
-    profiles: std::collections::HashMap<String, Arc<CompiledProfile>>,
-    every_page: Option<Arc<CompiledProfile>>,
+    /// Each site's templates, the main one first.
+    profiles: std::collections::HashMap<String, Arc<Vec<CompiledProfile>>>,
+    every_page: Option<Arc<Vec<CompiledProfile>>>,
     page_methods: Vec<(Arc<dyn DynMethod>, Erased)>,
     fuser: Arc<dyn Fuser>,
     load: LoadOptions,
@@ -396,12 +399,16 @@ impl Extractor {
     fn run(&self, page: LoadedPage, clock: Option<&Clock>) -> Result<Extraction, Error> {
         let check = |stage: &str| clock.map_or(Ok(()), |c| c.check(&page.source, stage));
         let inner = &*self.inner;
-        let profile = inner
+        let templates = inner
             .every_page
             .as_ref()
             .or_else(|| inner.profiles.get(page.site.as_str()));
         let input = page.input();
         let mut verdicts: Vec<MethodVerdict> = Vec::new();
+        let profile = match templates {
+            Some(t) => choose_template(t, &page, &mut verdicts),
+            None => None,
+        };
         if let Some(p) = profile {
             for (m, compiled) in &p.methods {
                 verdicts.push(MethodVerdict::new(
@@ -455,6 +462,49 @@ impl Extractor {
             inner.front_matter,
             (inner.page_types.clone(), inner.titles.clone()),
         ))
+    }
+}
+
+/// The template of a site a page is read with ([`crate::template::route`]): the only one
+/// when it has no representatives (a version 1 profile), else the one the page resembles
+/// most if it resembles it enough. When it resembles none, each site method abstains,
+/// saying so, and the page is read page by page.
+fn choose_template<'a>(
+    templates: &'a [CompiledProfile],
+    page: &LoadedPage,
+    verdicts: &mut Vec<MethodVerdict>,
+) -> Option<&'a CompiledProfile> {
+    if let [only] = templates
+        && only.sketches.is_empty()
+    {
+        return Some(only);
+    }
+    let sketch = Sketch::of(&page.doc);
+    let reps = templates.iter().map(|t| t.sketches.as_slice());
+    match route(&sketch, reps, MIN_SIMILARITY) {
+        (Some(i), _) => templates.get(i),
+        (None, best) => {
+            let site = templates.first().map_or("", |t| t.site.as_str());
+            let why = format!(
+                "the page resembles none of the {} templates of {site} (at best {best:.2}, \
+                 below {MIN_SIMILARITY})",
+                templates.len()
+            );
+            let mut names: Vec<&str> = Vec::new();
+            for t in templates {
+                let of_t = t.methods.iter().map(|(m, _)| m.name());
+                for name in of_t.chain(t.missing.iter().map(String::as_str)) {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            for name in names {
+                let v = Verdict::Abstain(why.clone());
+                verdicts.push(MethodVerdict::new(name, Scope::Site, v));
+            }
+            None
+        }
     }
 }
 

@@ -18,6 +18,8 @@ use chaff_dom::ParseOptions;
 use rayon::prelude::*;
 
 use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_page};
+use crate::profile::Template;
+use crate::template::{self, MIN_SIMILARITY, Sketch};
 use crate::{Error, Parsed, Profile, Registry};
 
 /// Pages parsed together before their material is merged.
@@ -48,6 +50,9 @@ pub struct Learned {
     pub warnings: Vec<String>,
     /// Parts of models dropped because most sites share them.
     pub cross_site_dropped: usize,
+    /// Sites some of whose pages resemble none of their templates: site, those pages, all
+    /// its pages. Extraction reads such pages page by page.
+    pub unmatched: Vec<(String, usize, usize)>,
 }
 
 impl Learned {
@@ -59,6 +64,11 @@ impl Learned {
         notes.extend(self.warnings.iter().cloned());
         for (site, n, why) in &self.skipped {
             notes.push(format!("skipped site {site} ({n} pages): {why}"));
+        }
+        for (site, n, of) in &self.unmatched {
+            notes.push(format!(
+                "site {site}: {n} of its {of} pages resemble none of its templates (read page by page)"
+            ));
         }
         if self.cross_site_dropped > 0 {
             let n = self.cross_site_dropped;
@@ -74,20 +84,40 @@ pub struct Learner {
     methods: Vec<Arc<dyn DynMethod>>,
     load: LoadOptions,
     min_pages: usize,
+    split_templates: bool,
 }
 
-/// One site's learning material: per method, the data of each page.
+/// One site's learning material: per method, the data of each page; each page's sketch
+/// when templates are told apart.
 struct Material {
     pages: usize,
     data: Vec<Vec<Box<dyn Any + Send>>>,
+    sketches: Vec<Sketch>,
 }
 
-/// One page's site, per method what learning keeps of it, and (when kept) its size and
-/// parse.
-type PageMaterial = (String, Vec<Box<dyn Any + Send>>, Option<(u64, LoadedPage)>);
+/// One page's site, per method what learning keeps of it, its sketch (when templates are
+/// told apart), and (when kept) its size and parse.
+type PageMaterial = (
+    String,
+    Vec<Box<dyn Any + Send>>,
+    Option<Sketch>,
+    Option<(u64, LoadedPage)>,
+);
 
-/// A site's models, one per method (`None` where the method failed).
-type SiteModels = (usize, Vec<Result<Erased, String>>);
+/// One template's models, one per method (an error where the method failed).
+struct TemplateModels {
+    pages: usize,
+    sketches: Vec<Sketch>,
+    models: Vec<Result<Erased, String>>,
+}
+
+/// A site's templates, largest first (none when no template has enough pages), with its
+/// page count and how many of its pages match no template.
+struct SiteModels {
+    pages: usize,
+    templates: Vec<TemplateModels>,
+    unmatched: usize,
+}
 
 impl Learner {
     /// A learner of the named site-level methods of `registry`.
@@ -115,7 +145,16 @@ impl Learner {
                 ..LoadOptions::default()
             },
             min_pages: 2,
+            split_templates: true,
         })
+    }
+
+    /// Whether a site's pages are split into templates, each learned from its own pages
+    /// ([`crate::template`]; the default), or learned as one template that every page of
+    /// the site is read with.
+    pub fn split_templates(mut self, split: bool) -> Learner {
+        self.split_templates = split;
+        self
     }
 
     /// Sets the parser's limits.
@@ -130,7 +169,8 @@ impl Learner {
         self
     }
 
-    /// Sites with fewer pages are not learned in per-site learning (default 2).
+    /// Sites with fewer pages are not learned in per-site learning, nor templates with fewer
+    /// pages (default 2).
     pub fn min_pages(mut self, n: usize) -> Learner {
         self.min_pages = n.max(1);
         self
@@ -164,17 +204,29 @@ impl Learner {
                 .iter()
                 .map(|m| pages.iter().map(|p| m.page_data(&p.input())).collect())
                 .collect(),
+            sketches: match self.split_templates {
+                true => pages.iter().map(|p| Sketch::of(&p.doc)).collect(),
+                false => Vec::new(),
+            },
         };
-        let (n, models) = self.learn_material(material);
-        let mut profile = Profile::new(site, n as u32);
-        for (method, model) in self.methods.iter().zip(models) {
-            let model = model.map_err(|message| self.method_error(method, site, message))?;
-            let json = method
-                .model_to_json(&model)
-                .map_err(|e| self.method_error(method, site, e.to_string()))?;
-            profile.methods.insert(method.name().to_string(), json);
+        let learned = self.learn_material(material);
+        let mut templates = Vec::new();
+        for t in learned.templates {
+            let mut models = BTreeMap::new();
+            for (method, model) in self.methods.iter().zip(t.models) {
+                let model = model.map_err(|message| self.method_error(method, site, message))?;
+                let json = method
+                    .model_to_json(&model)
+                    .map_err(|e| self.method_error(method, site, e.to_string()))?;
+                models.insert(method.name().to_string(), json);
+            }
+            templates.push((t.pages, t.sketches, models));
         }
-        Ok(profile)
+        profile_of(site, templates).ok_or_else(|| Error::NoTemplate {
+            site: site.to_string(),
+            pages: pages.len(),
+            min: self.template_min(pages.len()),
+        })
     }
 
     /// Learns profiles from a stream of pages. `progress` is called with each page's size
@@ -285,7 +337,7 @@ impl Learner {
             }
             let keeping = keep.is_some();
             for item in self.batch_material(std::mem::take(&mut batch), keeping, progress) {
-                let (site, data, parse) = match item {
+                let (site, data, sketch, parse) = match item {
                     Ok(x) => x,
                     Err(e) => {
                         learned.page_errors.push(e);
@@ -304,8 +356,10 @@ impl Learner {
                 let m = open.entry(site.clone()).or_insert_with(|| Material {
                     pages: 0,
                     data: (0..self.methods.len()).map(|_| Vec::new()).collect(),
+                    sketches: Vec::new(),
                 });
                 m.pages += 1;
+                m.sketches.extend(sketch);
                 for (slot, d) in m.data.iter_mut().zip(data) {
                     slot.push(d);
                 }
@@ -365,20 +419,69 @@ impl Learner {
                 let loaded = loaded?;
                 let input = loaded.input();
                 let data = self.methods.iter().map(|m| m.page_data(&input)).collect();
+                let sketch = self.split_templates.then(|| Sketch::of(&loaded.doc));
                 let site = loaded.site.as_str().to_string();
-                Ok((site, data, keeping.then_some((size, loaded))))
+                Ok((site, data, sketch, keeping.then_some((size, loaded))))
             })
             .collect()
     }
 
+    /// The pages a template needs: the learner's minimum, or all of a site's pages where it
+    /// has fewer (single-site learning takes what it is given).
+    fn template_min(&self, pages: usize) -> usize {
+        self.min_pages.min(pages).max(1)
+    }
+
+    /// Splits a site's material into templates and learns each with every method.
     fn learn_material(&self, m: Material) -> SiteModels {
-        let models = self
-            .methods
+        let Material {
+            pages,
+            data,
+            sketches,
+        } = m;
+        let (groups, unmatched) = if self.split_templates {
+            let split = template::split(&sketches, self.template_min(pages), MIN_SIMILARITY);
+            (split.templates, split.unmatched.len())
+        } else {
+            (vec![(Vec::new(), (0..pages).collect())], 0)
+        };
+        let mut template_of = vec![usize::MAX; pages];
+        for (t, (_, members)) in groups.iter().enumerate() {
+            for &p in members {
+                template_of[p] = t;
+            }
+        }
+        let mut per_template: Vec<Vec<Vec<Box<dyn Any + Send>>>> = groups
             .iter()
-            .zip(m.data)
-            .map(|(method, data)| method.learn(data).map_err(|e| e.to_string()))
+            .map(|_| self.methods.iter().map(|_| Vec::new()).collect())
             .collect();
-        (m.pages, models)
+        for (i, method_data) in data.into_iter().enumerate() {
+            for (page, d) in method_data.into_iter().enumerate() {
+                let t = template_of.get(page).copied().unwrap_or(usize::MAX);
+                if let Some(slot) = per_template.get_mut(t) {
+                    slot[i].push(d);
+                }
+            }
+        }
+        let templates = groups
+            .into_iter()
+            .zip(per_template)
+            .map(|((sketches, members), data)| TemplateModels {
+                pages: members.len(),
+                sketches,
+                models: self
+                    .methods
+                    .iter()
+                    .zip(data)
+                    .map(|(method, data)| method.learn(data).map_err(|e| e.to_string()))
+                    .collect(),
+            })
+            .collect();
+        SiteModels {
+            pages,
+            templates,
+            unmatched,
+        }
     }
 
     /// Errors for a single-site choice the pages do not fit.
@@ -420,33 +523,72 @@ impl Learner {
         let per_site = *choice == SiteChoice::PerSite;
         if per_site {
             for (i, method) in self.methods.iter().enumerate() {
-                let mut models: Vec<&mut Erased> = done
-                    .values_mut()
-                    .filter_map(|(_, ms)| ms[i].as_mut().ok())
-                    .collect();
-                learned.cross_site_dropped += method.refine_across_sites(&mut models);
+                let mut models: Vec<&mut Erased> = Vec::new();
+                let mut site_of: Vec<usize> = Vec::new();
+                for (s, site) in done.values_mut().enumerate() {
+                    for t in &mut site.templates {
+                        if let Ok(m) = t.models[i].as_mut() {
+                            models.push(m);
+                            site_of.push(s);
+                        }
+                    }
+                }
+                learned.cross_site_dropped += method.refine_across_sites(&mut models, &site_of);
             }
         }
-        for (site, (pages, models)) in done {
-            let mut profile = Profile::new(site.clone(), pages as u32);
-            for (method, model) in self.methods.iter().zip(models) {
-                let json = model.and_then(|m| method.model_to_json(&m).map_err(|e| e.to_string()));
-                match json {
-                    Ok(json) => {
-                        profile.methods.insert(method.name().to_string(), json);
+        for (site, models) in done {
+            let count = models.templates.len();
+            let mut templates = Vec::new();
+            for (k, t) in models.templates.into_iter().enumerate() {
+                let name = match count {
+                    1 => site.clone(),
+                    n => format!("{site} (template {} of {n})", k + 1),
+                };
+                let mut jsons = BTreeMap::new();
+                for (method, model) in self.methods.iter().zip(t.models) {
+                    let json =
+                        model.and_then(|m| method.model_to_json(&m).map_err(|e| e.to_string()));
+                    match json {
+                        Ok(json) => {
+                            jsons.insert(method.name().to_string(), json);
+                        }
+                        Err(message) if per_site => learned
+                            .warnings
+                            .push(self.method_error(method, &name, message).to_string()),
+                        Err(message) => return Err(self.method_error(method, &name, message)),
                     }
-                    Err(message) if per_site => learned
-                        .warnings
-                        .push(self.method_error(method, &site, message).to_string()),
-                    Err(message) => return Err(self.method_error(method, &site, message)),
+                }
+                if !jsons.is_empty() {
+                    templates.push((t.pages, t.sketches, jsons));
                 }
             }
-            if profile.methods.is_empty() {
+            if models.unmatched > 0 && count > 0 {
                 learned
-                    .skipped
-                    .push((site, pages, "no method could learn from its pages".into()));
-            } else {
-                learned.profiles.push(profile);
+                    .unmatched
+                    .push((site.clone(), models.unmatched, models.pages));
+            }
+            match profile_of(&site, templates) {
+                Some(profile) => learned.profiles.push(profile),
+                None if count == 0 && per_site => learned.skipped.push((
+                    site,
+                    models.pages,
+                    format!(
+                        "no template is shared by {} of its pages",
+                        self.template_min(models.pages)
+                    ),
+                )),
+                None if count == 0 => {
+                    return Err(Error::NoTemplate {
+                        min: self.template_min(models.pages),
+                        site,
+                        pages: models.pages,
+                    });
+                }
+                None => learned.skipped.push((
+                    site,
+                    models.pages,
+                    "no method could learn from its pages".into(),
+                )),
             }
         }
         Ok(())
@@ -459,6 +601,27 @@ impl Learner {
             message,
         }
     }
+}
+
+/// A site's profile from its templates' (pages, representatives, models), the main one
+/// first; `None` without templates.
+fn profile_of(
+    site: &str,
+    templates: Vec<(usize, Vec<Sketch>, BTreeMap<String, serde_json::Value>)>,
+) -> Option<Profile> {
+    let mut templates = templates.into_iter();
+    let (pages, sketches, methods) = templates.next()?;
+    let mut profile = Profile::new(site, pages as u32);
+    profile.sketches = sketches;
+    profile.methods = methods;
+    profile.templates = templates
+        .map(|(pages, sketches, methods)| Template {
+            pages: pages as u32,
+            sketches,
+            methods,
+        })
+        .collect();
+    Some(profile)
 }
 
 /// The largest sites first, at most ten named.

@@ -59,6 +59,7 @@ mod parsed;
 pub mod profile;
 mod registry;
 mod store;
+pub mod template;
 
 pub use batch::{ExtractAll, Extracted};
 pub use chaff_content::page_classifier::PageClassifier;

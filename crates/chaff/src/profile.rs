@@ -1,9 +1,17 @@
 //! The site profile: the versioned, human-readable JSON of everything learned about a site.
 //!
 //! ```json
-//! { "format": "chaff-profile", "version": 1, "site": "bbc.co.uk", "pages": 12,
-//!   "generator": "chaff 0.1.0", "methods": { "suffix": { ... }, "forest": { ... } } }
+//! { "format": "chaff-profile", "version": 2, "site": "bbc.co.uk", "pages": 9,
+//!   "generator": "chaff 0.1.0", "methods": { "suffix": { ... }, "forest": { ... } },
+//!   "sketches": [ "9a03...", ... ],
+//!   "templates": [ { "pages": 3, "sketches": [ ... ], "methods": { ... } } ] }
 //! ```
+//!
+//! A site may serve several templates ([`crate::template`]): the top-level `pages`,
+//! `methods` and `sketches` are its main template's (the pages it was learned from, its
+//! models, its representatives' sketches), `templates` the others'. A page is read with the
+//! template it resembles most, or with none. Version 1 profiles (one template, no sketches)
+//! are still read and apply to every page of their site.
 //!
 //! `methods` maps a method's registered name to its model, as that method serialises it; the
 //! profile itself knows no method. Which models a reader can use is decided when the profile
@@ -28,7 +36,9 @@
 //! * FOREST's XPath (`chaff_dom::xpath`): at most 16 KiB per expression and 100 levels of
 //!   nesting (brackets, parentheses, function arguments); evaluation has a work budget linear
 //!   in the document;
-//! * the alignment template (`chaff_align`): at most 100,000 tokens.
+//! * the alignment template (`chaff_align`): at most 100,000 tokens;
+//! * templates ([`crate::template`]): fewer than 256 per profile, at most 8 sketches each,
+//!   so routing a page costs at most about 2,000 sketch comparisons.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,11 +46,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::template::Sketch;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "chaff-profile";
-/// The profile format version this build writes and the newest it reads.
-pub const VERSION: u32 = 1;
+/// The profile format version this build writes and the newest it reads (2: templates).
+pub const VERSION: u32 = 2;
 /// The largest profile read, in bytes (64 MiB); learned profiles are far smaller (536 KB for
 /// a shop site learned from 200 pages, see the README's hardening notes).
 pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
@@ -64,11 +75,28 @@ pub struct Profile {
     pub version: u32,
     /// The site key the profile was learned for.
     pub site: String,
-    /// Number of pages learned from.
+    /// Number of pages the main template was learned from.
     pub pages: u32,
     /// The program that wrote it.
     pub generator: String,
-    /// One model per method, by the method's registered name.
+    /// The main template's models, one per method, by the method's registered name.
+    pub methods: BTreeMap<String, serde_json::Value>,
+    /// The main template's representatives; none: every page of the site is read with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sketches: Vec<Sketch>,
+    /// The site's other templates.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub templates: Vec<Template>,
+}
+
+/// One of a site's other templates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Template {
+    /// Number of pages it was learned from.
+    pub pages: u32,
+    /// Its representatives.
+    pub sketches: Vec<Sketch>,
+    /// Its models, as [`Profile::methods`].
     pub methods: BTreeMap<String, serde_json::Value>,
 }
 
@@ -82,7 +110,20 @@ impl Profile {
             pages,
             generator: format!("chaff {}", env!("CARGO_PKG_VERSION")),
             methods: BTreeMap::new(),
+            sketches: Vec::new(),
+            templates: Vec::new(),
         }
+    }
+
+    /// Every template as (pages, representatives, models), the main one first.
+    pub fn all_templates(
+        &self,
+    ) -> impl Iterator<Item = (u32, &[Sketch], &BTreeMap<String, serde_json::Value>)> {
+        std::iter::once((self.pages, self.sketches.as_slice(), &self.methods)).chain(
+            self.templates
+                .iter()
+                .map(|t| (t.pages, t.sketches.as_slice(), &t.methods)),
+        )
     }
 
     /// Names of the methods present, sorted.
@@ -118,8 +159,32 @@ impl Profile {
         }
         let profile: Profile =
             serde_json::from_value(value).map_err(|e| err(format!("invalid profile ({e})")))?;
-        if profile.methods.is_empty() {
-            return Err(err("the profile holds no model".into()));
+        if profile
+            .all_templates()
+            .any(|(_, _, methods)| methods.is_empty())
+        {
+            return Err(err("the profile holds a template without a model".into()));
+        }
+        if profile.templates.len() >= crate::template::CLUSTER_SAMPLE {
+            return Err(err(format!(
+                "{} templates; a profile holds fewer than {}",
+                profile.templates.len() + 1,
+                crate::template::CLUSTER_SAMPLE
+            )));
+        }
+        if profile
+            .all_templates()
+            .any(|(_, s, _)| s.len() > crate::template::REPRESENTATIVES)
+        {
+            return Err(err(format!(
+                "a template with more than {} sketches",
+                crate::template::REPRESENTATIVES
+            )));
+        }
+        if !profile.templates.is_empty() && profile.all_templates().any(|(_, s, _)| s.is_empty()) {
+            return Err(err(
+                "a profile of several templates needs every template's sketches".into(),
+            ));
         }
         Ok(profile)
     }
@@ -178,10 +243,22 @@ impl Profile {
                 }
             })
             .collect();
-        format!("{}: {} pages; {}", self.site, self.pages, parts.join("; "))
+        let others = match self.templates.len() {
+            0 => String::new(),
+            n => {
+                let pages: u32 = self.templates.iter().map(|t| t.pages).sum();
+                format!(" (and {n} other templates of {pages} pages)")
+            }
+        };
+        format!(
+            "{}: {} pages{others}; {}",
+            self.site,
+            self.pages,
+            parts.join("; ")
+        )
     }
 
-    /// The regular expressions of the suffix method's model, if the profile has one.
+    /// The regular expressions of the main template's suffix model, if the profile has one.
     pub fn suffix_regexes(&self) -> impl Iterator<Item = &str> {
         self.methods
             .get("suffix")
@@ -250,7 +327,14 @@ mod tests {
         broken["methods"] = "oops".into();
         assert!(msg(&broken.to_string()).contains("invalid profile"));
         let empty = Profile::new("s", 2).to_json();
-        assert!(msg(&empty).contains("no model"));
+        assert!(msg(&empty).contains("a template without a model"));
+        let mut bad_sketch: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        bad_sketch["sketches"] = serde_json::json!(["00ff"]);
+        assert!(msg(&bad_sketch.to_string()).contains("template sketch must be"));
+        let one = serde_json::Value::String("0".repeat(crate::template::SKETCH_BINS * 8));
+        let mut many: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        many["sketches"] = serde_json::Value::Array(vec![one; 9]);
+        assert!(msg(&many.to_string()).contains("more than 8 sketches"));
         assert!(
             msg("{\"format\":\"chaff-profile\",\"version\":1}")
                 .starts_with("x.json: invalid profile")

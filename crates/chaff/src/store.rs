@@ -1,12 +1,13 @@
 //! Profiles by site: the store an [`crate::Extractor`] looks a page's site up in, and a
 //! profile compiled against the registry.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
 use chaff_core::{DynMethod, Erased, Scope};
 
+use crate::template::Sketch;
 use crate::{Error, Profile, Registry};
 
 /// Site profiles by site key.
@@ -97,7 +98,7 @@ impl FromIterator<Profile> for ProfileStore {
     }
 }
 
-/// A profile whose models are compiled, ready to label pages.
+/// A profile's template whose models are compiled, ready to label pages.
 pub struct CompiledProfile {
     /// The profile's site.
     pub site: String,
@@ -107,56 +108,86 @@ pub struct CompiledProfile {
     pub(crate) methods: Vec<(Arc<dyn DynMethod>, Erased)>,
     /// Methods asked for that the profile has no model of.
     pub(crate) missing: Vec<String>,
+    /// The template's representatives (none: every page of the site).
+    pub(crate) sketches: Vec<Sketch>,
 }
 
 impl CompiledProfile {
-    /// Compiles the models of `wanted` (every site-level model the profile has when `None`).
-    /// A model the registry does not know is skipped with a warning; one that does not
-    /// compile is an error.
+    /// Compiles the main template's models of `wanted` (every site-level model the profile
+    /// has when `None`). A model the registry does not know is skipped with a warning; one
+    /// that does not compile is an error.
     pub fn compile(
         profile: &Profile,
         registry: &Registry,
         wanted: Option<&[String]>,
         warnings: &mut Vec<String>,
     ) -> Result<CompiledProfile, Error> {
-        for name in profile.methods.keys() {
-            if registry.get(name).is_none() {
-                warnings.push(format!(
-                    "profile of {}: no method named {name} in this build; its model is ignored",
-                    profile.site
-                ));
-            }
-        }
-        let mut methods = Vec::new();
-        let mut missing = Vec::new();
-        for method in registry.of_scope(Scope::Site) {
-            let name = method.name();
-            if wanted.is_some_and(|w| !w.iter().any(|n| n == name)) {
-                continue;
-            }
-            match profile.methods.get(name) {
-                Some(model) => {
-                    let compiled = method.compile(Some(model)).map_err(|e| Error::Method {
-                        method: name.to_string(),
-                        site: Some(profile.site.clone()),
-                        message: e.to_string(),
-                    })?;
-                    methods.push((Arc::clone(method), compiled));
-                }
-                None if wanted.is_some() => missing.push(name.to_string()),
-                None => {}
-            }
-        }
-        Ok(CompiledProfile {
-            site: profile.site.clone(),
-            pages: profile.pages,
-            methods,
-            missing,
-        })
+        let main = (profile.pages, profile.sketches.as_slice(), &profile.methods);
+        compile_template(&profile.site, main, registry, wanted, warnings)
+    }
+
+    /// Compiles every template of the profile, the main one first, as
+    /// [`CompiledProfile::compile`] does the main one.
+    pub fn compile_all(
+        profile: &Profile,
+        registry: &Registry,
+        wanted: Option<&[String]>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<CompiledProfile>, Error> {
+        profile
+            .all_templates()
+            .map(|t| compile_template(&profile.site, t, registry, wanted, warnings))
+            .collect()
     }
 
     /// The names of the compiled models.
     pub fn method_names(&self) -> Vec<&'static str> {
         self.methods.iter().map(|(m, _)| m.name()).collect()
     }
+}
+
+fn compile_template(
+    site: &str,
+    (pages, sketches, models): (u32, &[Sketch], &BTreeMap<String, serde_json::Value>),
+    registry: &Registry,
+    wanted: Option<&[String]>,
+    warnings: &mut Vec<String>,
+) -> Result<CompiledProfile, Error> {
+    for name in models.keys() {
+        if registry.get(name).is_none() {
+            let w = format!(
+                "profile of {site}: no method named {name} in this build; its model is ignored"
+            );
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        }
+    }
+    let mut methods = Vec::new();
+    let mut missing = Vec::new();
+    for method in registry.of_scope(Scope::Site) {
+        let name = method.name();
+        if wanted.is_some_and(|w| !w.iter().any(|n| n == name)) {
+            continue;
+        }
+        match models.get(name) {
+            Some(model) => {
+                let compiled = method.compile(Some(model)).map_err(|e| Error::Method {
+                    method: name.to_string(),
+                    site: Some(site.to_string()),
+                    message: e.to_string(),
+                })?;
+                methods.push((Arc::clone(method), compiled));
+            }
+            None if wanted.is_some() => missing.push(name.to_string()),
+            None => {}
+        }
+    }
+    Ok(CompiledProfile {
+        site: site.to_string(),
+        pages,
+        methods,
+        missing,
+        sketches: sketches.to_vec(),
+    })
 }

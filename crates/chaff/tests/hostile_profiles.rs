@@ -227,3 +227,36 @@ fn an_alignment_template_too_long() {
         ],
     );
 }
+
+#[test]
+fn too_many_templates_or_sketches() {
+    let limit = chaff::template::CLUSTER_SAMPLE;
+    let profile = hostile(|v| {
+        let other =
+            json!({"pages": 2, "sketches": v["sketches"].clone(), "methods": v["methods"].clone()});
+        v["templates"] = Value::Array(vec![other; limit]);
+    });
+    refused(
+        &profile,
+        &[
+            "p.profile.json",
+            "257 templates; a profile holds fewer than 256",
+        ],
+    );
+    let profile = hostile(|v| {
+        let one = v["sketches"][0].clone();
+        v["sketches"] = Value::Array(vec![one; chaff::template::REPRESENTATIVES + 1]);
+    });
+    refused(
+        &profile,
+        &["p.profile.json", "a template with more than 8 sketches"],
+    );
+    let profile = hostile(|v| v["sketches"][0] = json!("not hexadecimal"));
+    refused(
+        &profile,
+        &[
+            "p.profile.json",
+            "template sketch must be 1024 hexadecimal digits",
+        ],
+    );
+}

@@ -93,10 +93,11 @@ pub trait Method: Send + Sync + 'static {
     fn learn(&self, pages: Vec<Self::PageData>) -> Result<Self::Model, MethodError>;
 
     /// Adjusts the models of several sites learned together (the suffix method drops
-    /// expressions most sites share). Returns how many parts were dropped. Does nothing by
-    /// default.
-    fn refine_across_sites(&self, models: &mut [&mut Self::Model]) -> usize {
-        let _ = models;
+    /// expressions most sites share). A site may have several models (one per template):
+    /// `site_of[i]` numbers the site of `models[i]`. Returns how many parts were dropped.
+    /// Does nothing by default.
+    fn refine_across_sites(&self, models: &mut [&mut Self::Model], site_of: &[usize]) -> usize {
+        let _ = (models, site_of);
         0
     }
 
@@ -156,7 +157,7 @@ pub trait DynMethod: Send + Sync {
     /// Learns a model from page data made by this method's [`DynMethod::page_data`].
     fn learn(&self, pages: Vec<Box<dyn Any + Send>>) -> Result<Erased, MethodError>;
     /// See [`Method::refine_across_sites`]; models made by this method's [`DynMethod::learn`].
-    fn refine_across_sites(&self, models: &mut [&mut Erased]) -> usize;
+    fn refine_across_sites(&self, models: &mut [&mut Erased], site_of: &[usize]) -> usize;
     /// A learned model as the JSON stored in a profile.
     fn model_to_json(&self, model: &Erased) -> Result<serde_json::Value, MethodError>;
     /// Reads a stored model (`None` for a page-level method) and compiles it.
@@ -213,12 +214,16 @@ impl<M: Method> DynMethod for M {
         Ok(Box::new(Method::learn(self, typed)?))
     }
 
-    fn refine_across_sites(&self, models: &mut [&mut Erased]) -> usize {
-        let mut typed: Vec<&mut M::Model> = models
-            .iter_mut()
-            .filter_map(|m| m.downcast_mut::<M::Model>())
-            .collect();
-        Method::refine_across_sites(self, &mut typed)
+    fn refine_across_sites(&self, models: &mut [&mut Erased], site_of: &[usize]) -> usize {
+        let mut typed: Vec<&mut M::Model> = Vec::new();
+        let mut sites: Vec<usize> = Vec::new();
+        for (m, s) in models.iter_mut().zip(site_of) {
+            if let Some(m) = m.downcast_mut::<M::Model>() {
+                typed.push(m);
+                sites.push(*s);
+            }
+        }
+        Method::refine_across_sites(self, &mut typed, &sites)
     }
 
     fn model_to_json(&self, model: &Erased) -> Result<serde_json::Value, MethodError> {

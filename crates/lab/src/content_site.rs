@@ -9,8 +9,12 @@
 //! receives them when a user runs `chaff extract --learn`. The learned pages of a set are
 //! its training split only.
 //!
-//! One difference from `extract --learn`: a site here is learned alone, so the suffix
-//! method's filter across the sites learned together does not run.
+//! Two differences from `extract --learn`: a site here is learned alone, so the suffix
+//! method's filter across the sites learned together does not run; and it is learned as one
+//! template (`Learner::split_templates(false)`), as when the built-in model was fitted,
+//! before sites were split into templates (`chaff::template`). Measured on held-out
+//! Dragnet training sites, splitting at extraction alone already keeps a site's rarer
+//! templates from its main one's evidence; rows learned per template are untried.
 
 use std::collections::BTreeMap;
 
@@ -179,7 +183,8 @@ fn learn(
     let mut profile = Profile::new(site, pages.len() as u32);
     let mut failed = Vec::new();
     for m in methods {
-        match Learner::new(registry, &[*m])?.learn_pages(site, pages) {
+        let learner = Learner::new(registry, &[*m])?.split_templates(false);
+        match learner.learn_pages(site, pages) {
             Ok(p) => profile.methods.extend(p.methods),
             Err(e) => failed.push(format!("{m}: {e}")),
         }

@@ -65,9 +65,11 @@ fn py_err(e: chaff::Error) -> PyErr {
     match e {
         E::Profile { .. } => ProfileError::new_err(message),
         E::Corpus(c) => corpus_err(c),
-        E::Page { .. } | E::NoPages | E::MixedSites { .. } | E::NoSuchSite { .. } => {
-            InputError::new_err(message)
-        }
+        E::Page { .. }
+        | E::NoPages
+        | E::NoTemplate { .. }
+        | E::MixedSites { .. }
+        | E::NoSuchSite { .. } => InputError::new_err(message),
         E::Method { .. }
         | E::UnknownMethod { .. }
         | E::NotSiteMethod { .. }

@@ -240,19 +240,30 @@ fn display_tokens<'a>(
 }
 
 /// Cross-site filtering (thesis §3.3): drops from every model the expressions that occur in
-/// at least `min_sites` models — recurrent phrasing of the language rather than any site's
-/// template. Returns how many expressions were dropped in total.
-pub fn cross_site_filter(models: &mut [&mut SuffixModel], min_sites: usize) -> usize {
-    if min_sites < 2 || models.len() < min_sites {
+/// the models of at least `min_sites` sites — recurrent phrasing of the language rather than
+/// any site's template. `site_of[i]` numbers the site of `models[i]` (a site learned as
+/// several templates has several models, and one vote). Returns how many expressions were
+/// dropped in total.
+pub fn cross_site_filter(
+    models: &mut [&mut SuffixModel],
+    site_of: &[usize],
+    min_sites: usize,
+) -> usize {
+    if min_sites < 2 {
         return 0;
     }
-    let mut sites: HashMap<String, usize> = HashMap::new();
-    for m in models.iter() {
-        let unique: std::collections::HashSet<&str> =
-            m.expressions.iter().map(|e| e.regex.as_str()).collect();
-        for r in unique {
-            *sites.entry(r.to_string()).or_default() += 1;
+    let mut pairs: std::collections::HashSet<(&str, usize)> = std::collections::HashSet::new();
+    for (m, s) in models.iter().zip(site_of) {
+        for e in &m.expressions {
+            pairs.insert((e.regex.as_str(), *s));
         }
+    }
+    let mut sites: HashMap<String, usize> = HashMap::new();
+    for (r, _) in pairs {
+        *sites.entry(r.to_string()).or_default() += 1;
+    }
+    if sites.values().all(|&n| n < min_sites) {
+        return 0;
     }
     let mut dropped = 0;
     for m in models.iter_mut() {
@@ -386,14 +397,18 @@ impl Method for SuffixMethod {
         learn(&docs, &self.config).map_err(MethodError::new)
     }
 
-    fn refine_across_sites(&self, models: &mut [&mut SuffixModel]) -> usize {
+    fn refine_across_sites(&self, models: &mut [&mut SuffixModel], site_of: &[usize]) -> usize {
+        let sites = site_of
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len();
         let min_sites = self
             .cross_site_min
-            .unwrap_or_else(|| default_min_sites(models.len()));
+            .unwrap_or_else(|| default_min_sites(sites));
         if min_sites < 2 {
             return 0;
         }
-        cross_site_filter(models, min_sites)
+        cross_site_filter(models, site_of, min_sites)
     }
 
     fn compile(&self, model: Option<SuffixModel>) -> Result<CompiledSuffix, MethodError> {
@@ -1230,7 +1245,7 @@ mod tests {
             mk(&["y", "as much as"]),
             mk(&["z", "as much as", "y"]),
         );
-        let dropped = cross_site_filter(&mut [&mut a, &mut b, &mut c], 3);
+        let dropped = cross_site_filter(&mut [&mut a, &mut b, &mut c], &[0, 1, 2], 3);
         assert_eq!(dropped, 3);
         assert_eq!(a.expressions.len(), 1);
         assert_eq!(
