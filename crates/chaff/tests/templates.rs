@@ -144,14 +144,15 @@ fn each_page_is_read_with_its_template_and_a_stray_page_alone() {
 fn a_site_whose_pages_share_no_template_is_not_learned() {
     let registry = Registry::builtin().unwrap();
     let learner = Learner::new(&registry, &METHODS).unwrap().min_pages(3);
-    let pages = [
-        page(0, article(0)),
-        page(1, gallery(1)),
-        page(2, STRAY.into()),
-    ];
-    let learned = learner
-        .learn(pages.into_iter(), &SiteChoice::PerSite, &|_| {})
-        .unwrap();
+    let unlike = || {
+        [
+            page(0, article(0)),
+            page(1, gallery(1)),
+            page(2, STRAY.into()),
+        ]
+    };
+    let per_site = |l: &Learner| l.learn(unlike().into_iter(), &SiteChoice::PerSite, &|_| {});
+    let learned = per_site(&learner).unwrap();
     assert!(learned.profiles.is_empty());
     assert_eq!(learned.skipped.len(), 1);
     assert!(
@@ -160,15 +161,7 @@ fn a_site_whose_pages_share_no_template_is_not_learned() {
         learned.skipped
     );
     // One template for all pages when asked.
-    let one = learner.split_templates(false);
-    let pages = [
-        page(0, article(0)),
-        page(1, gallery(1)),
-        page(2, STRAY.into()),
-    ];
-    let learned = one
-        .learn(pages.into_iter(), &SiteChoice::PerSite, &|_| {})
-        .unwrap();
+    let learned = per_site(&learner.split_templates(false)).unwrap();
     assert_eq!(learned.profiles.len(), 1);
     assert!(learned.profiles[0].sketches.is_empty());
 }
