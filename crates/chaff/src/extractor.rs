@@ -162,11 +162,12 @@ impl ExtractorBuilder {
             }
         }
         let wanted = self.site_methods.as_deref();
-        let mut profiles = std::collections::HashMap::new();
+        let mut profiles: std::collections::HashMap<String, Arc<[CompiledProfile]>> =
+            std::collections::HashMap::new();
         for site in self.store.sites() {
             if let Some(p) = self.store.get(site) {
                 let c = CompiledProfile::compile_all(p, &registry, wanted, &mut warnings)?;
-                profiles.insert(site.to_string(), Arc::new(c));
+                profiles.insert(site.to_string(), Arc::from(c));
             }
         }
         let every_page = match &self.every_page {
@@ -178,7 +179,7 @@ impl ExtractorBuilder {
                         has: p.method_names().join(", "),
                     });
                 }
-                Some(Arc::new(c))
+                Some(Arc::from(c))
             }
             None => None,
         };
@@ -249,8 +250,8 @@ pub struct Extractor {
 
 struct Inner {
     /// Each site's templates, the main one first.
-    profiles: std::collections::HashMap<String, Arc<Vec<CompiledProfile>>>,
-    every_page: Option<Arc<Vec<CompiledProfile>>>,
+    profiles: std::collections::HashMap<String, Arc<[CompiledProfile]>>,
+    every_page: Option<Arc<[CompiledProfile]>>,
     page_methods: Vec<(Arc<dyn DynMethod>, Erased)>,
     fuser: Arc<dyn Fuser>,
     load: LoadOptions,

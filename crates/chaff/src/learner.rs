@@ -104,6 +104,9 @@ type PageMaterial = (
     Option<(u64, LoadedPage)>,
 );
 
+/// Models as JSON by method name, as a profile holds them.
+type Models = BTreeMap<String, serde_json::Value>;
+
 /// One template's models, one per method (an error where the method failed).
 struct TemplateModels {
     pages: usize,
@@ -212,13 +215,9 @@ impl Learner {
         let learned = self.learn_material(material);
         let mut templates = Vec::new();
         for t in learned.templates {
-            let mut models = BTreeMap::new();
-            for (method, model) in self.methods.iter().zip(t.models) {
-                let model = model.map_err(|message| self.method_error(method, site, message))?;
-                let json = method
-                    .model_to_json(&model)
-                    .map_err(|e| self.method_error(method, site, e.to_string()))?;
-                models.insert(method.name().to_string(), json);
+            let (models, failed) = self.models_json(site, t.models);
+            if let Some(e) = failed.into_iter().next() {
+                return Err(e);
             }
             templates.push((t.pages, t.sketches, models));
         }
@@ -445,21 +444,21 @@ impl Learner {
         } else {
             (vec![(Vec::new(), (0..pages).collect())], 0)
         };
-        let mut template_of = vec![usize::MAX; pages];
+        let mut template_of: Vec<Option<usize>> = vec![None; pages];
         for (t, (_, members)) in groups.iter().enumerate() {
             for &p in members {
-                template_of[p] = t;
+                template_of[p] = Some(t);
             }
         }
+        // Each page's data moves to its template's material; unmatched pages' is dropped.
         let mut per_template: Vec<Vec<Vec<Box<dyn Any + Send>>>> = groups
             .iter()
             .map(|_| self.methods.iter().map(|_| Vec::new()).collect())
             .collect();
         for (i, method_data) in data.into_iter().enumerate() {
-            for (page, d) in method_data.into_iter().enumerate() {
-                let t = template_of.get(page).copied().unwrap_or(usize::MAX);
-                if let Some(slot) = per_template.get_mut(t) {
-                    slot[i].push(d);
+            for (d, t) in method_data.into_iter().zip(&template_of) {
+                if let Some(t) = *t {
+                    per_template[t][i].push(d);
                 }
             }
         }
@@ -544,19 +543,12 @@ impl Learner {
                     1 => site.clone(),
                     n => format!("{site} (template {} of {n})", k + 1),
                 };
-                let mut jsons = BTreeMap::new();
-                for (method, model) in self.methods.iter().zip(t.models) {
-                    let json =
-                        model.and_then(|m| method.model_to_json(&m).map_err(|e| e.to_string()));
-                    match json {
-                        Ok(json) => {
-                            jsons.insert(method.name().to_string(), json);
-                        }
-                        Err(message) if per_site => learned
-                            .warnings
-                            .push(self.method_error(method, &name, message).to_string()),
-                        Err(message) => return Err(self.method_error(method, &name, message)),
+                let (jsons, failed) = self.models_json(&name, t.models);
+                for e in failed {
+                    if !per_site {
+                        return Err(e);
                     }
+                    learned.warnings.push(e.to_string());
                 }
                 if !jsons.is_empty() {
                     templates.push((t.pages, t.sketches, jsons));
@@ -594,6 +586,22 @@ impl Learner {
         Ok(())
     }
 
+    /// One template's models as JSON by method name, and an error for each method that
+    /// failed to learn or to serialise (`site` names the template in it).
+    fn models_json(&self, site: &str, models: Vec<Result<Erased, String>>) -> (Models, Vec<Error>) {
+        let mut jsons = BTreeMap::new();
+        let mut failed = Vec::new();
+        for (method, model) in self.methods.iter().zip(models) {
+            match model.and_then(|m| method.model_to_json(&m).map_err(|e| e.to_string())) {
+                Ok(json) => {
+                    jsons.insert(method.name().to_string(), json);
+                }
+                Err(message) => failed.push(self.method_error(method, site, message)),
+            }
+        }
+        (jsons, failed)
+    }
+
     fn method_error(&self, method: &Arc<dyn DynMethod>, site: &str, message: String) -> Error {
         Error::Method {
             method: method.name().to_string(),
@@ -605,10 +613,7 @@ impl Learner {
 
 /// A site's profile from its templates' (pages, representatives, models), the main one
 /// first; `None` without templates.
-fn profile_of(
-    site: &str,
-    templates: Vec<(usize, Vec<Sketch>, BTreeMap<String, serde_json::Value>)>,
-) -> Option<Profile> {
+fn profile_of(site: &str, templates: Vec<(usize, Vec<Sketch>, Models)>) -> Option<Profile> {
     let mut templates = templates.into_iter();
     let (pages, sketches, methods) = templates.next()?;
     let mut profile = Profile::new(site, pages as u32);

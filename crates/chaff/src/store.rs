@@ -113,21 +113,9 @@ pub struct CompiledProfile {
 }
 
 impl CompiledProfile {
-    /// Compiles the main template's models of `wanted` (every site-level model the profile
-    /// has when `None`). A model the registry does not know is skipped with a warning; one
-    /// that does not compile is an error.
-    pub fn compile(
-        profile: &Profile,
-        registry: &Registry,
-        wanted: Option<&[String]>,
-        warnings: &mut Vec<String>,
-    ) -> Result<CompiledProfile, Error> {
-        let main = (profile.pages, profile.sketches.as_slice(), &profile.methods);
-        compile_template(&profile.site, main, registry, wanted, warnings)
-    }
-
-    /// Compiles every template of the profile, the main one first, as
-    /// [`CompiledProfile::compile`] does the main one.
+    /// Compiles every template of the profile, the main one first: the models of `wanted`
+    /// (every site-level model the profile has when `None`). A model the registry does not
+    /// know is skipped with a warning; one that does not compile is an error.
     pub fn compile_all(
         profile: &Profile,
         registry: &Registry,

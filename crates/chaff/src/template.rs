@@ -51,7 +51,6 @@
 //! quadratic in the sample (at most [`CLUSTER_SAMPLE`] pages), routing linear in the
 //! templates' representatives.
 
-use std::collections::HashSet;
 use std::fmt;
 
 use chaff_dom::Document;
@@ -106,8 +105,8 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 impl Sketch {
     /// The sketch of a parsed page.
     pub fn of(doc: &Document) -> Sketch {
+        let mut sketch = Sketch::empty();
         let mut label = vec![0u64; doc.len()];
-        let mut paths: HashSet<u64> = HashSet::new();
         for id in doc.ids().filter(|&id| doc.is_element(id)) {
             let mut h = fnv(FNV_OFFSET, doc.tag(id).as_bytes());
             if let Some(class) = doc
@@ -128,22 +127,35 @@ impl Sketch {
                     _ => break,
                 }
             }
-            paths.insert(path);
+            // A path seen before changes no bin's minimum: no set of paths is needed.
+            sketch.add(path);
         }
-        Sketch::of_hashes(paths)
+        sketch
     }
 
-    /// The sketch of a set of 64-bit hashes (one-permutation MinHash: a hash's low bits pick
-    /// its bin, its high bits compete for the bin's minimum).
-    fn of_hashes(hashes: impl IntoIterator<Item = u64>) -> Sketch {
-        let mut bins = Box::new([EMPTY; SKETCH_BINS]);
-        for h in hashes {
-            let h = mix(h);
-            let bin = (h % SKETCH_BINS as u64) as usize;
-            let value = ((h >> 32) as u32).min(EMPTY - 1);
-            bins[bin] = bins[bin].min(value);
+    fn empty() -> Sketch {
+        Sketch {
+            bins: Box::new([EMPTY; SKETCH_BINS]),
         }
-        Sketch { bins }
+    }
+
+    /// Adds a hash (one-permutation MinHash: the mixed hash's low bits pick its bin, its
+    /// high bits compete for the bin's minimum).
+    fn add(&mut self, hash: u64) {
+        let h = mix(hash);
+        let bin = (h % SKETCH_BINS as u64) as usize;
+        let value = ((h >> 32) as u32).min(EMPTY - 1);
+        self.bins[bin] = self.bins[bin].min(value);
+    }
+
+    /// The sketch of a set of 64-bit hashes.
+    #[cfg(test)]
+    fn of_hashes(hashes: impl IntoIterator<Item = u64>) -> Sketch {
+        let mut sketch = Sketch::empty();
+        for h in hashes {
+            sketch.add(h);
+        }
+        sketch
     }
 
     /// The estimated Jaccard similarity of the two pages' path sets: of the bins either
@@ -175,9 +187,11 @@ impl Sketch {
     }
 
     fn to_hex(&self) -> String {
+        use std::fmt::Write;
         let mut s = String::with_capacity(SKETCH_BINS * 8);
         for b in self.bins.iter() {
-            s.push_str(&format!("{b:08x}"));
+            // Writing to a String cannot fail.
+            let _ = write!(s, "{b:08x}");
         }
         s
     }
@@ -224,16 +238,18 @@ pub fn route<'a>(
     templates: impl IntoIterator<Item = &'a [Sketch]>,
     min: f32,
 ) -> (Option<usize>, f32) {
-    let mut best: (Option<usize>, f32) = (None, 0.0);
+    let mut best: Option<(usize, f32)> = None;
     for (i, reps) in templates.into_iter().enumerate() {
         let s = page.mean_similarity(reps);
-        if s >= min && (best.0.is_none() || s > best.1) {
-            best = (Some(i), s);
-        } else if best.0.is_none() && s > best.1 {
-            best.1 = s;
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((i, s));
         }
     }
-    best
+    match best {
+        Some((i, s)) if s >= min => (Some(i), s),
+        Some((_, s)) => (None, s),
+        None => (None, 0.0),
+    }
 }
 
 /// Average-linkage agglomerative clustering: merges the two clusters of the highest mean
