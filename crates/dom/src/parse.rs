@@ -848,7 +848,8 @@ impl Spans<'_> {
     /// Pieces come in order, and what the tree builder leaves out is leading whitespace (a
     /// run split off and ignored, or the LF after `<pre>`), so the piece is found by skipping
     /// whitespace. Falls back to the whole token's span where that does not find it (the tree
-    /// builder drops other characters in framesets) or the token holds character references.
+    /// builder drops other characters in framesets) or, in a token with character references,
+    /// where [`Spans::piece_span_with_references`] cannot place the piece.
     #[cold]
     fn piece_span(&self, piece: &str) -> (u32, u32) {
         let mut tok = self.tok.get();
@@ -883,7 +884,7 @@ impl Spans<'_> {
             return (whole.0 + lf, whole.1);
         }
         let Some(text) = text else {
-            return whole;
+            return self.piece_span_with_references(piece, tok, src);
         };
         let (bytes, len) = (text.as_bytes(), piece.len());
         let mut o = tok.used as usize;
@@ -899,6 +900,41 @@ impl Spans<'_> {
             return (whole.0 + o as u32, whole.0 + (o + len) as u32);
         }
         let (a, b) = source_offsets(src, o, o + len);
+        (whole.0 + a as u32, whole.0 + b as u32)
+    }
+
+    /// [`Spans::piece_span`] for a token whose text cannot be rebuilt from its source
+    /// (character references). Up to where the pieces have reached, the source was read
+    /// literally, so text offsets are source offsets there; from that point whitespace the
+    /// tree builder left out is skipped as in `piece_span`, and a piece is exact when it is
+    /// written literally next or is all the rest of the token. Anything else gets the whole
+    /// token's span (a piece after a reference, which only the tree builder could place).
+    #[cold]
+    fn piece_span_with_references(&self, piece: &str, mut tok: Tok, src: &str) -> (u32, u32) {
+        let whole = tok.span();
+        let bytes = src.as_bytes();
+        let literal = !piece.bytes().any(|b| matches!(b, b'&' | b'\r' | b'\0'));
+        let mut o = tok.used as usize;
+        let (a, b) = loop {
+            if literal && src.get(o..).is_some_and(|s| s.starts_with(piece)) {
+                tok.used = (o + piece.len()) as u32;
+                break (o, o + piece.len());
+            }
+            // All the rest: straight after the last piece, or after whitespace the tree
+            // builder dropped, and then the piece starts where the text stops being
+            // whitespace (a reference may have written some, as in ` &#32;x`).
+            let after_dropped =
+                o == tok.used as usize || !piece.starts_with(|c: char| c.is_ascii_whitespace());
+            if after_dropped && (tok.len as usize).checked_sub(o) == Some(piece.len()) {
+                tok.used = tok.len;
+                break (o, src.len());
+            }
+            match bytes.get(o) {
+                Some(b' ' | b'\t' | b'\n' | b'\x0c') => o += 1,
+                _ => return whole,
+            }
+        };
+        self.tok.set(tok);
         (whole.0 + a as u32, whole.0 + b as u32)
     }
 }

@@ -314,6 +314,9 @@ struct Tokenizer<'a, S: SpanSink> {
     /// The last token given to the sink was a start tag (it may have set the tree builder's
     /// "ignore the next LF" flag).
     last_was_start_tag: bool,
+    /// The last start tag given to the sink was `<pre>`, `<listing>` or `<textarea>`. Not
+    /// read off `last_start`, which names the tag just read, ahead of the text it flushes.
+    last_start_drops_lf: bool,
     scratch: String,
 }
 
@@ -343,6 +346,7 @@ impl<'a, S: SpanSink> Tokenizer<'a, S> {
             },
             last_start: None,
             last_was_start_tag: false,
+            last_start_drops_lf: false,
             scratch: String::new(),
         }
     }
@@ -419,6 +423,12 @@ impl<'a, S: SpanSink> Tokenizer<'a, S> {
         self.flush_text();
         self.last_was_start_tag =
             matches!(&token, Token::TagToken(t) if t.kind == TagKind::StartTag);
+        if self.last_was_start_tag {
+            self.last_start_drops_lf = matches!(&token, Token::TagToken(t) if matches!(
+                t.name,
+                local_name!("pre") | local_name!("listing") | local_name!("textarea")
+            ));
+        }
         let kind = match &token {
             Token::TagToken(t) if t.kind == TagKind::StartTag => SpanKind::StartTag,
             Token::TagToken(_) => SpanKind::EndTag,
@@ -449,13 +459,7 @@ impl<'a, S: SpanSink> Tokenizer<'a, S> {
             PendKind::Range(s, e) => self.normalized_tendril(s, e),
             PendKind::Owned => (StrTendril::from_slice(&self.text.buf), false),
         };
-        let after_lf_tag = self.last_was_start_tag
-            && self.last_start.as_ref().is_some_and(|n| {
-                matches!(
-                    *n,
-                    local_name!("pre") | local_name!("listing") | local_name!("textarea")
-                )
-            });
+        let after_lf_tag = self.last_was_start_tag && self.last_start_drops_lf;
         self.last_was_start_tag = false;
         let kind = SpanKind::Text {
             len: t.len32(),

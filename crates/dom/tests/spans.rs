@@ -334,6 +334,43 @@ fn whitespace_split_off_in_head() {
             r#"    #text "x""#,
         ],
     );
+    // Also when the token holds a character reference (and comes before a `<textarea>`,
+    // whose dropped LF belongs to the text after it, not this text: a case found by
+    // `spans_are_consistent_on_soup`).
+    check(
+        "<head>\n &amp;<textarea>",
+        &[
+            r#"html "<head>\n &amp;<textarea>""#,
+            r#"  head "<head>\n ""#,
+            r#"    #text "\n ""#,
+            r#"  body "&amp;<textarea>""#,
+            r#"    #text "&amp;""#,
+            r#"    textarea "<textarea>""#,
+        ],
+    );
+    // A reference that writes whitespace: where the run split off ends in the source is
+    // not known without decoding, so both pieces get the whole token's span.
+    check(
+        "<head> &#32;x",
+        &[
+            r#"html "<head> &#32;x""#,
+            r#"  head "<head> &#32;x""#,
+            r#"    #text " &#32;x""#,
+            r#"  body " &#32;x""#,
+            r#"    #text " &#32;x""#,
+        ],
+    );
+    // Whitespace dropped before `<html>`, then a piece with a reference: exact.
+    check(
+        "  \n &amp;x<p>",
+        &[
+            r#"html "&amp;x<p>""#,
+            "  head -",
+            r#"  body "&amp;x<p>""#,
+            r#"    #text "&amp;x""#,
+            r#"    p "<p>""#,
+        ],
+    );
     // Before `<html>` whitespace is dropped, the rest kept.
     check(
         "  \n x<p>",
