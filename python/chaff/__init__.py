@@ -318,6 +318,9 @@ def learn(
     ``(html, url)``), with the named site methods (``suffix``, ``align``, ``forest``,
     ``subtree``; default :data:`DEFAULT_SITE_METHODS`). Without ``site`` all pages must be
     of one site (pages without a URL are); with it, only that site's pages are learned from.
+    What learning has to say besides the profile comes as a ``UserWarning`` each: pages that
+    could not be read, and pages that resemble none of the site's templates (extraction reads
+    those page by page).
 
     Raises:
         MethodError: an unknown or page-level method, or a method that could not learn.

@@ -147,6 +147,12 @@ def test_learn_with_the_default_methods_and_per_site(site_pages):
     assert any("skipped site" in n for n in notes)
     named = chaff.learn(site_pages + other, methods=["suffix"], site="otherwire.net")
     assert named.pages == 4
+    # A page of the site unlike the others is learned around, and learning says so.
+    stray = (b"<html><body><pre>An old press release, typed as plain text.</pre></body></html>",
+             "https://www.leckewire.net/archive/1998")
+    with pytest.warns(UserWarning, match=f"1 of its {len(site_pages) + 1} pages resemble none"):
+        with_stray = chaff.learn(site_pages + [stray], methods=["suffix"])
+    assert with_stray.pages == len(site_pages)
 
 
 def test_learn_errors(site_pages):

@@ -13,6 +13,7 @@
 //! no global state: every extractor, pool and reader belongs to the Python object holding it.
 
 use std::collections::VecDeque;
+use std::ffi::CString;
 use std::io::Cursor;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -21,7 +22,7 @@ use chaff::corpus::{CorpusError, Media, Page, WarcPages};
 use chaff::methods::content::{ContentMethod, ContentModel, Favor};
 use chaff::{Format, Learner, Registry, SiteChoice};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
@@ -740,7 +741,9 @@ impl ExtractMany {
 
 /// Learns one site's profile from its pages (an iterable of `html` or `(html, url)`) with the
 /// named site methods (default: those the content model weighs). With `site`, only that
-/// site's pages are learned from; without it, all pages must be of one site.
+/// site's pages are learned from; without it, all pages must be of one site. What learning
+/// has to say besides the profile (pages that could not be read, pages that resemble none of
+/// the site's templates) comes as a `UserWarning` each.
 #[pyfunction]
 #[pyo3(signature = (pages, methods = None, site = None))]
 fn learn(
@@ -750,16 +753,27 @@ fn learn(
     site: Option<String>,
 ) -> PyResult<PyProfile> {
     let pages = corpus_pages(pages)?;
-    let choice = match site {
-        Some(s) => SiteChoice::Named(s),
+    let choice = match &site {
+        Some(s) => SiteChoice::Named(s.clone()),
         None => SiteChoice::Single,
     };
-    let learned = py.detach(|| learn_pages(pages, methods, &choice, None))?;
-    match learned.profiles.into_iter().next() {
-        Some(inner) => Ok(PyProfile { inner }),
+    let mut learned = py.detach(|| learn_pages(pages, methods, &choice, None))?;
+    match learned.profiles.pop() {
+        Some(inner) => {
+            // The other sites of the pages were left out as asked: no news.
+            learned
+                .skipped
+                .retain(|(s, _, _)| site.as_ref().is_none_or(|named| named == s));
+            for note in learned.notes() {
+                let message = CString::new(note.replace('\0', " ")).unwrap_or_default();
+                // Level 2: the caller of the Python wrapper around this function.
+                PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 2)?;
+            }
+            Ok(PyProfile { inner })
+        }
         None => Err(MethodError::new_err(format!(
             "no profile was learned: {}",
-            learned.notes.join("; ")
+            learned.notes().join("; ")
         ))),
     }
 }
@@ -777,17 +791,13 @@ fn learn_sites(
     let pages = corpus_pages(pages)?;
     let learned =
         py.detach(|| learn_pages(pages, methods, &SiteChoice::PerSite, Some(min_pages)))?;
+    let notes = learned.notes();
     let profiles = learned
         .profiles
         .into_iter()
         .map(|inner| PyProfile { inner })
         .collect();
-    Ok((profiles, learned.notes))
-}
-
-struct LearnedPages {
-    profiles: Vec<chaff::Profile>,
-    notes: Vec<String>,
+    Ok((profiles, notes))
 }
 
 fn learn_pages(
@@ -795,7 +805,7 @@ fn learn_pages(
     methods: Option<Vec<String>>,
     choice: &SiteChoice,
     min_pages: Option<usize>,
-) -> PyResult<LearnedPages> {
+) -> PyResult<chaff::Learned> {
     let registry = Registry::builtin().map_err(py_err)?;
     let names: Vec<String> = match methods {
         Some(m) => m,
@@ -809,14 +819,9 @@ fn learn_pages(
     if let Some(n) = min_pages {
         learner = learner.min_pages(n);
     }
-    let learned = learner
+    learner
         .learn(pages.into_iter().map(Ok), choice, &|_| {})
-        .map_err(py_err)?;
-    let notes = learned.notes();
-    Ok(LearnedPages {
-        profiles: learned.profiles,
-        notes,
-    })
+        .map_err(py_err)
 }
 
 /// Python's pages as corpus pages (their bytes copied: learning keeps material past them).

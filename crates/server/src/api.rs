@@ -584,6 +584,13 @@ pub struct Learned {
     /// all the same until the server stops).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_stored: Option<String>,
+    /// Pages that resemble none of the site's templates (their template had too few pages
+    /// to learn from): the server reads such pages page by page.
+    pub unmatched_pages: usize,
+    /// What else learning has to say, a line each: pages that could not be read, methods
+    /// that failed, pages matching no template.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The profile (chaff's versioned profile JSON).
     #[schema(value_type = Object)]
     pub profile: serde_json::Value,
@@ -643,6 +650,8 @@ async fn learn(
                 Ok(page)
             });
             let learned = learner.learn(pages, &SiteChoice::Single, &|_| {})?;
+            let notes = learned.notes();
+            let unmatched_pages = learned.unmatched.iter().map(|(_, n, _)| n).sum();
             let profile = learned.profiles.into_iter().next().ok_or_else(|| {
                 ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "nothing was learned")
             })?;
@@ -658,6 +667,8 @@ async fn learn(
                     .and_then(|r| r.as_ref().ok())
                     .map(|p| p.display().to_string()),
                 not_stored: saved.and_then(|r| r.err()),
+                unmatched_pages,
+                notes,
                 profile: value,
             })
         })

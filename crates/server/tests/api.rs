@@ -274,6 +274,7 @@ async fn learn_stores_the_profile_and_the_live_extractor_uses_it() {
     assert_eq!(a.status, 200, "{}", a.text());
     let l = a.json();
     assert_eq!(l["site"], "example.org");
+    assert_eq!(l["unmatched_pages"], 0, "{l}");
     let stored = std::path::PathBuf::from(l["stored"].as_str().expect("stored"));
     assert!(stored.starts_with(&profiles) && stored.is_file());
     chaff::Profile::load(&stored).expect("a valid profile");
@@ -349,6 +350,23 @@ async fn learn_stores_the_profile_and_the_live_extractor_uses_it() {
     assert_eq!(
         get(unwritable.addr, "/v1/sites").await.json()[0]["site"],
         "example.org"
+    );
+    // A page unlike the rest matches none of the site's templates: the answer says so.
+    let mut with_stray = pages.clone();
+    with_stray.push(json!({
+        "url": "https://news.example.org/archive/1998",
+        "html": "<html><body><pre>An old press release, typed as plain text with none of the \
+                 site's frame around it.</pre></body></html>",
+    }));
+    let l = post_json(unwritable.addr, "/v1/learn", &json!(with_stray)).await;
+    assert_eq!(l.status, 200, "{}", l.text());
+    let l = l.json();
+    assert_eq!(l["unmatched_pages"], 1, "{l}");
+    assert!(
+        l["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains("1 of its 7 pages resemble none of its templates")),
+        "{l}"
     );
     unwritable.shutdown().await.expect("shuts down");
     // Pages of two sites are not one site's profile.
