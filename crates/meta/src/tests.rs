@@ -350,6 +350,41 @@ fn a_byline_under_the_headline_when_markup_names_no_author() {
 }
 
 #[test]
+fn an_author_line_further_down_when_none_is_near_the_headline() {
+    let story = "<p>Text of the story, long enough not to be a byline at all.</p>".repeat(14);
+    let page = |line: &str| {
+        meta(
+            &format!("<html><body><h1>Rain floods the square</h1>{story}{line}</body></html>"),
+            None,
+        )
+        .authors
+    };
+    // Fourteen paragraphs down: past the byline's twelve texts, found by its label.
+    assert_eq!(page("<p>Article written by: Ann Lee, MD</p>"), ["Ann Lee"]);
+    assert_eq!(page("<p>AUTHORS:</p><p>Ann Lee</p>"), ["Ann Lee"]);
+    assert_eq!(
+        page("<p>This post was written by Ann Lee.</p>"),
+        ["Ann Lee"]
+    );
+    // A bare "By" so far from the headline is not a byline; a label in a sentence is no
+    // author line; a label followed by no name gives none.
+    assert!(page("<p>By Ann Lee</p>").is_empty());
+    assert!(
+        page("<p>Written by hand in the old days, the ledgers of the town hall were lost in the flood.</p>")
+            .is_empty()
+    );
+    assert!(page("<p>Author:</p><p>Please review our terms</p>").is_empty());
+    // Before the headline it is not read.
+    let m = meta(
+        &format!(
+            "<html><body><p>Written by Ann Lee</p><h1>Rain floods the square</h1>{story}</body></html>"
+        ),
+        None,
+    );
+    assert!(m.authors.is_empty());
+}
+
+#[test]
 fn a_date_written_under_the_headline_when_markup_states_none() {
     let m = meta(
         "<html><body><h1>Rain floods the square</h1><p>By Ann</p><p>Updated March 5, 2021</p>\
