@@ -158,26 +158,41 @@ impl Gbdt {
 
     /// The log-odds of one row (`row.len()` must be [`Gbdt::features`]; missing trailing
     /// features read as 0). Trees are walked in the flat form; a malformed tree (refused
-    /// by [`Gbdt::check`] at load) ends its walk instead of looping or panicking.
+    /// by [`Gbdt::check`] at load) ends its walk on no leaf and adds nothing.
+    ///
+    /// [`LANES`] trees are walked side by side, a level at a time, as [`Gbdt::predict_rows`]
+    /// walks rows: one tree at a time, each step waits on the load before it. The leaves
+    /// are added in tree order, so the sum is the same as one tree at a time, bit for bit.
     pub fn margin(&self, row: &[f32]) -> f32 {
-        let nodes = &self.flat().nodes;
+        let Flat { nodes, depths } = self.flat();
         let mut sum = self.base;
         let mut root = 0usize;
-        for tree in &self.trees {
-            let mut k = root;
-            // Children lie after their parent, so a walk takes at most the tree's length.
-            for _ in 0..tree.len() {
-                let Some(n) = nodes.get(k) else { break };
-                if n.feature == FlatNode::LEAF {
-                    sum += n.value;
-                    break;
-                }
-                let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
-                k = if x >= n.value { n.right } else { n.left } as usize;
+        let mut trees = self.trees.iter().zip(depths);
+        loop {
+            let (mut at, mut lanes, mut depth) = ([0usize; LANES], 0, 0);
+            for (tree, &d) in trees.by_ref().take(LANES) {
+                at[lanes] = root;
+                root += tree.len();
+                depth = depth.max(d);
+                lanes += 1;
             }
-            root += tree.len();
+            if lanes == 0 {
+                return sum;
+            }
+            // `depth` steps take every tree to its leaf; a walk at a leaf stays on it.
+            for _ in 0..depth {
+                for k in &mut at[..lanes] {
+                    let Some(n) = nodes.get(*k) else { continue };
+                    let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
+                    *k = if x >= n.value { n.right } else { n.left } as usize;
+                }
+            }
+            for &k in &at[..lanes] {
+                if let Some(n) = nodes.get(k).filter(|n| n.feature == FlatNode::LEAF) {
+                    sum += n.value;
+                }
+            }
         }
-        sum
     }
 
     /// The probability of the positive class for one row.
@@ -773,9 +788,46 @@ mod tests {
         tree
     }
 
+    /// One tree at a time, each from its root to its leaf: what [`Gbdt::margin`] must sum.
+    fn margin_tree_by_tree(m: &Gbdt, row: &[f32]) -> f32 {
+        let mut sum = m.base;
+        for tree in &m.trees {
+            let mut k = 0usize;
+            while let Some(TreeNode::Split {
+                feature,
+                threshold,
+                left,
+                right,
+            }) = tree.get(k)
+            {
+                let x = row.get(*feature as usize).copied().unwrap_or(0.0);
+                k = if x >= *threshold { *right } else { *left } as usize;
+            }
+            if let Some(TreeNode::Leaf { value }) = tree.get(k) {
+                sum += value;
+            }
+        }
+        sum
+    }
+
     use proptest::prelude::*;
 
     proptest! {
+        /// Trees walked side by side sum to the walk one tree at a time, bit for bit.
+        #[test]
+        fn trees_side_by_side_sum_as_one_at_a_time(
+            seeds in proptest::collection::vec(any::<u64>(), 1..30),
+            row in proptest::collection::vec(
+                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                0..6,
+            ),
+        ) {
+            let trees = seeds.iter().map(|&s| random_tree(s, 6, 6)).collect();
+            let m = Gbdt::new(6, 0.25, trees);
+            prop_assert!(m.check().is_ok());
+            prop_assert_eq!(m.margin(&row).to_bits(), margin_tree_by_tree(&m, &row).to_bits());
+        }
+
         /// Rows walked side by side give each row's probability bit for bit.
         #[test]
         fn side_by_side_is_row_by_row(

@@ -49,10 +49,11 @@
 //! them scores 87.9% on the usual deal, 87.88% on average over the five (87.2% to 88.2%).
 //!
 //! The later rows trade a little accuracy for time. Its walk is kept cheap too (each
-//! distinct `class` value scanned once, runs of siblings compared by numbers, months told
-//! by their first three letters), with the same features: on wcxb-dev reading a page's
-//! metadata adds about 11% to extraction and the classifier is three fifths of that
-//! (`chaff-lab bench output`, and a profile of it).
+//! distinct `class` value scanned once, runs of siblings compared by numbers, children
+//! counted at their parent, tags compared as atoms, months told by their first letters,
+//! words counted in byte lanes), with the same features: on wcxb-dev reading a page's
+//! metadata adds about 11% to plain-text extraction and the classifier is about half of
+//! that (`chaff-lab bench output`, and a profile of it).
 //!
 //! Per type (recall, kept): article 0.96, collection 0.80, documentation 0.85, forum 0.88,
 //! listing 0.61, product 0.82, service 0.78. The misses are mostly service and listing pages
@@ -65,10 +66,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
 use chaff_dom::{Document, NodeId, NodeKind};
+use markup5ever::{LocalName, local_name};
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
@@ -258,39 +260,11 @@ const TAGS: [&str; 27] = [
     "ol",
 ];
 
-/// The index of a tag in [`TAGS`] (a `match`, which the compiler turns into a switch on
-/// length and a few comparisons instead of a scan of the list).
-fn tag_index(tag: &str) -> Option<usize> {
-    Some(match tag {
-        "article" => 0,
-        "time" => 1,
-        "pre" => 2,
-        "code" => 3,
-        "table" => 4,
-        "form" => 5,
-        "input" => 6,
-        "button" => 7,
-        "li" => 8,
-        "a" => 9,
-        "img" => 10,
-        "h1" => 11,
-        "h2" => 12,
-        "h3" => 13,
-        "p" => 14,
-        "nav" => 15,
-        "aside" => 16,
-        "section" => 17,
-        "select" => 18,
-        "blockquote" => 19,
-        "dl" => 20,
-        "textarea" => 21,
-        "iframe" => 22,
-        "video" => 23,
-        "figure" => 24,
-        "ul" => 25,
-        "ol" => 26,
-        _ => return None,
-    })
+/// The index of a tag in [`TAGS`], compared as interned atoms: turning every element's
+/// atom back into text to compare it cost more than the 27 integer comparisons.
+fn tag_index(tag: &LocalName) -> Option<usize> {
+    static ATOMS: LazyLock<[LocalName; TAGS.len()]> = LazyLock::new(|| TAGS.map(LocalName::from));
+    ATOMS.iter().position(|t| t == tag)
 }
 
 /// Substrings counted in the page's class and id attributes (any ASCII case).
@@ -622,19 +596,34 @@ impl DomCounts {
         let mut classes = ClassValues::new();
         let phrases = matcher(&PHRASE_MATCHER, &PHRASES, true);
         // The number of each element's `class` value (absent counts as empty), by node id,
-        // and the elements of five element children or more, for the runs of siblings.
+        // and each node's element children (up to 255), for the runs of siblings. Counting
+        // each element at its parent costs one write near the node just read; asking every
+        // element whether it has five children chased sibling links through the node table,
+        // a sixth of this walk's time.
         let mut class_of = vec![ClassValues::NONE; doc.len()];
-        let mut parents = Vec::new();
+        let mut children = vec![0u8; doc.len()];
         let mut link_end = 0u32;
         let mut i = 0u32;
         while (i as usize) < doc.len() {
             let id = NodeId(i);
             match doc.kind(id) {
                 NodeKind::Element => {
-                    let tag = doc.tag(id);
-                    class_of[i as usize] = classes.number(doc.attr(id, "class"));
-                    if matches!(tag, "script" | "style" | "template" | "noscript") {
-                        if tag == "script"
+                    let tag = doc.tag_atom(id);
+                    let class = doc
+                        .attrs(id)
+                        .iter()
+                        .find(|a| a.name == local_name!("class"));
+                    class_of[i as usize] = classes.number(class.map(|a| &*a.value));
+                    if let Some(p) = doc.parent(id) {
+                        let n = &mut children[p.index()];
+                        *n = n.saturating_add(1);
+                    }
+                    if *tag == local_name!("script")
+                        || *tag == local_name!("style")
+                        || *tag == local_name!("template")
+                        || *tag == local_name!("noscript")
+                    {
+                        if *tag == local_name!("script")
                             && doc.attr(id, "type").is_some_and(|t| t.contains("ld+json"))
                         {
                             for t in doc.descendants(id) {
@@ -645,12 +634,7 @@ impl DomCounts {
                         continue;
                     }
                     c.element(doc, id, tag, &classes, class_of[i as usize]);
-                    // Most elements have few children: count them, and key the children
-                    // only where a run of five could be.
-                    if doc.element_children(id).nth(4).is_some() {
-                        parents.push(id);
-                    }
-                    if tag == "a" && i >= link_end {
+                    if *tag == local_name!("a") && i >= link_end {
                         link_end = doc.subtree_end(id).0;
                     }
                 }
@@ -676,8 +660,9 @@ impl DomCounts {
             }
             i += 1;
         }
-        for &p in &parents {
-            c.repeats(doc, p, &class_of);
+        // Only where a run of five could be are the children keyed.
+        for (p, _) in children.iter().enumerate().filter(|(_, n)| **n >= 5) {
+            c.repeats(doc, NodeId(p as u32), &class_of);
         }
         c
     }
@@ -688,7 +673,7 @@ impl DomCounts {
         &mut self,
         doc: &Document,
         id: NodeId,
-        tag: &str,
+        tag: &LocalName,
         classes: &ClassValues<'_>,
         class: u32,
     ) {
@@ -702,22 +687,22 @@ impl DomCounts {
         let mut og_type = false;
         for a in doc.attrs(id) {
             let value: &str = &a.value;
-            match &*a.name {
-                // An `id` is most often unique to its page: scanned, not remembered.
-                "id" => {
-                    for m in classes.matcher.find_iter(value) {
-                        self.classes[m.pattern().as_usize()] += 1;
-                    }
+            // An `id` is most often unique to its page: scanned, not remembered.
+            if a.name == local_name!("id") {
+                for m in classes.matcher.find_iter(value) {
+                    self.classes[m.pattern().as_usize()] += 1;
                 }
-                "property" => og_type = value.eq_ignore_ascii_case("og:type"),
-                "itemtype" if contains_ignore_case(value, "schema.org/product") => {
+            } else if a.name == local_name!("property") {
+                og_type = value.eq_ignore_ascii_case("og:type");
+            } else if a.name == local_name!("itemtype") {
+                if contains_ignore_case(value, "schema.org/product") {
                     self.product_itemtypes += 1;
                 }
-                "itemprop" if value.eq_ignore_ascii_case("price") => self.price_itemprops += 1,
-                _ => {}
+            } else if a.name == local_name!("itemprop") && value.eq_ignore_ascii_case("price") {
+                self.price_itemprops += 1;
             }
         }
-        if og_type && tag == "meta" {
+        if og_type && *tag == local_name!("meta") {
             self.og_type = doc.attr(id, "content").unwrap_or("").trim().to_lowercase();
         }
     }
@@ -761,10 +746,17 @@ fn ascii_words(text: &str) -> usize {
     };
     // `u8::is_ascii_whitespace` as comparisons: space, tab, line feed, form feed, return.
     let blank = |c: u8| (c == b' ') | ((c.wrapping_sub(b'\t') < 5) & (c != 0x0B));
+    // Summed in byte lanes, 255 pairs at a time (no chunk's sum can overflow a byte):
+    // widening every pair's flag to a `usize` took three times as long.
     let starts: usize = b
-        .iter()
-        .zip(&b[1..])
-        .map(|(&before, &c)| usize::from(blank(before) & !blank(c)))
+        .chunks(255)
+        .zip(b[1..].chunks(255))
+        .map(|(before, after)| {
+            let n = before.iter().zip(after).fold(0u8, |n, (&x, &c)| {
+                n.wrapping_add(u8::from(blank(x) & !blank(c)))
+            });
+            usize::from(n)
+        })
         .sum();
     usize::from(!blank(first)) + starts
 }
@@ -850,45 +842,19 @@ fn dom_features(dom: &DomCounts, row: &mut Vec<f32>) {
     row.push(ln1p(dom.repeat_groups));
 }
 
-/// The main text's shape in one pass over its bytes: words (runs of non-blank bytes; ASCII
-/// blanks), non-blank lines, mean words a line, share of short lines (under six words),
-/// question marks a line, share of digits among characters, share of lines ending as
-/// sentences do, years (runs of four digits from 19 or 20), words that start with a month's
-/// name.
+/// The main text's shape: words (runs of non-blank bytes; ASCII blanks), non-blank lines,
+/// mean words a line, share of short lines (under six words), question marks a line, share
+/// of digits among characters, share of lines ending as sentences do, years (runs of four
+/// digits from 19 or 20), words that start with a month's name.
+///
+/// Counts that need no state from byte to byte (characters, digits, question marks) are
+/// summed over the whole text in byte lanes, years are looked for only where a `1` or a `2`
+/// is (`memchr`), and each line is walked word by word: one loop over every byte holding
+/// all of that state took three times as long.
 fn main_features(text: &str, row: &mut Vec<f32>) {
     let (mut words, mut lines, mut short, mut ended) = (0usize, 0usize, 0usize, 0usize);
-    let (mut questions, mut digits, mut chars, mut years) = (0usize, 0usize, 0usize, 0usize);
-    let mut months = 0usize;
     for line in text.split('\n') {
-        let b = line.as_bytes();
-        let mut line_words = 0;
-        let mut in_word = false;
-        let mut digit_run = 0;
-        let mut run_start = 0;
-        for (k, &c) in b.iter().enumerate() {
-            let blank = c.is_ascii_whitespace();
-            if !blank && !in_word {
-                line_words += 1;
-                months += usize::from(starts_with_month(&b[k..]));
-            }
-            in_word = !blank;
-            if c & 0xC0 != 0x80 {
-                chars += 1;
-            }
-            questions += usize::from(c == b'?');
-            if c.is_ascii_digit() {
-                digits += 1;
-                if digit_run == 0 {
-                    run_start = k;
-                }
-                digit_run += 1;
-            } else {
-                years += usize::from(is_year(b, run_start, digit_run));
-                digit_run = 0;
-            }
-        }
-        years += usize::from(is_year(b, run_start, digit_run));
-        chars += 1; // the line break
+        let line_words = ascii_words(line);
         if line_words == 0 {
             continue;
         }
@@ -898,7 +864,34 @@ fn main_features(text: &str, row: &mut Vec<f32>) {
         let last = line.trim_end().as_bytes().last().copied();
         ended += usize::from(matches!(last, Some(b'.' | b'!' | b'?' | b':')));
     }
+    let b = text.as_bytes();
+    let (mut questions, mut digits, mut chars) = (0usize, 0usize, 0usize);
+    for chunk in b.chunks(255) {
+        let (q, d, c) = chunk.iter().fold((0u8, 0u8, 0u8), |(q, d, c), &x| {
+            (
+                q.wrapping_add(u8::from(x == b'?')),
+                d.wrapping_add(u8::from(x.is_ascii_digit())),
+                c.wrapping_add(u8::from(x & 0xC0 != 0x80)),
+            )
+        });
+        questions += usize::from(q);
+        digits += usize::from(d);
+        chars += usize::from(c);
+    }
+    // A line break counted as a character, and the last line's end as one more.
+    chars += 1;
+    let digit_at = |k: usize| b.get(k).is_some_and(u8::is_ascii_digit);
+    let years = memchr::memchr2_iter(b'1', b'2', b)
+        .filter(|&k| {
+            (k == 0 || !digit_at(k - 1))
+                && matches!(&b[k..], [b'1', b'9', ..] | [b'2', b'0', ..])
+                && digit_at(k + 2)
+                && digit_at(k + 3)
+                && !digit_at(k + 4)
+        })
+        .count();
     let n = lines.max(1) as f32;
+    let months = month_words(b);
     row.push(ln1p(words));
     row.push(ln1p(lines));
     row.push(words as f32 / n);
@@ -908,6 +901,50 @@ fn main_features(text: &str, row: &mut Vec<f32>) {
     row.push(ended as f32 / n);
     row.push(ln1p(years));
     row.push(ln1p(months));
+}
+
+/// Words of `b` that start with a month's name. A branch-free pass flags, 64 bytes at a
+/// time, each blank followed by the first two letters of a month (`ja`, `fe`, `ma`, ...,
+/// any case); only the few flagged places are looked up. Splitting the text into words to
+/// look each one up took six times as long, an automaton over the months' first three
+/// letters as long.
+fn month_words(b: &[u8]) -> usize {
+    const PAIRS: [[u8; 2]; 10] = [
+        *b"ja", *b"fe", *b"ma", *b"ap", *b"au", *b"ju", *b"se", *b"oc", *b"no", *b"de",
+    ];
+    let blank = |c: u8| (c == b' ') | ((c.wrapping_sub(b'\t') < 5) & (c != 0x0B));
+    let opens = |x: u8, y: u8| {
+        let pair = [x | 0x20, y | 0x20];
+        PAIRS.iter().fold(false, |any, p| any | (*p == pair))
+    };
+    let mut n = usize::from(starts_with_month(b));
+    if b.len() < 3 {
+        return n;
+    }
+    // Flag k of a block: a word may start at byte 1 + 64 * block + k.
+    let (before, first, second) = (&b[..b.len() - 2], &b[1..b.len() - 1], &b[2..]);
+    let mut flags = [0u8; 64];
+    for (block, ((x, y), z)) in before
+        .chunks(64)
+        .zip(first.chunks(64))
+        .zip(second.chunks(64))
+        .enumerate()
+    {
+        for (f, ((&x, &y), &z)) in flags.iter_mut().zip(x.iter().zip(y).zip(z)) {
+            *f = u8::from(blank(x) & opens(y, z));
+        }
+        // Read eight flags at once; most blocks have none set.
+        flags[x.len()..].fill(0);
+        for (lane, eight) in flags.chunks_exact(8).enumerate() {
+            let mut word = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
+            while word != 0 {
+                let k = lane * 8 + word.trailing_zeros() as usize / 8;
+                n += usize::from(starts_with_month(&b[1 + block * 64 + k..]));
+                word &= word - 1;
+            }
+        }
+    }
+    n
 }
 
 /// English month names (any ASCII case) a word may start with.
@@ -949,11 +986,6 @@ fn starts_with_month(word: &[u8]) -> bool {
     };
     let name = MONTHS[month];
     word.len() >= name.len() && word[..name.len()].eq_ignore_ascii_case(name)
-}
-
-/// Whether the run of `len` digits at `start` is a year of the 20th or 21st century.
-fn is_year(b: &[u8], start: usize, len: usize) -> bool {
-    len == 4 && (b[start..].starts_with(b"19") || b[start..].starts_with(b"20"))
 }
 
 fn meta_features(f: &PageFacts<'_>, row: &mut Vec<f32>) {
@@ -1334,7 +1366,7 @@ mod tests {
         }
 
         #[test]
-        fn words_are_counted_as_splitting_counts_them(text in "[a \t\n\x0b\x0c\r\x08\x0e\u{e9}]{0,40}") {
+        fn words_are_counted_as_splitting_counts_them(text in "[a \t\n\x0b\x0c\r\x08\x0e\u{e9}]{0,40}|[a \n]{250,800}") {
             proptest::prop_assert_eq!(ascii_words(&text), text.split_ascii_whitespace().count());
         }
 
@@ -1373,6 +1405,79 @@ mod tests {
         }
     }
 
+    /// The main text's shape as it was first counted, all state in one loop over the bytes:
+    /// the reference [`main_features`] must agree with.
+    fn main_features_byte_by_byte(text: &str) -> Vec<f32> {
+        let is_year = |b: &[u8], start: usize, len: usize| {
+            len == 4 && (b[start..].starts_with(b"19") || b[start..].starts_with(b"20"))
+        };
+        let (mut words, mut lines, mut short, mut ended) = (0usize, 0usize, 0usize, 0usize);
+        let (mut questions, mut digits, mut chars, mut years) = (0usize, 0usize, 0usize, 0usize);
+        let mut months = 0usize;
+        for line in text.split('\n') {
+            let b = line.as_bytes();
+            let mut line_words = 0;
+            let mut in_word = false;
+            let mut digit_run = 0;
+            let mut run_start = 0;
+            for (k, &c) in b.iter().enumerate() {
+                let blank = c.is_ascii_whitespace();
+                if !blank && !in_word {
+                    line_words += 1;
+                    months += usize::from(starts_with_month(&b[k..]));
+                }
+                in_word = !blank;
+                if c & 0xC0 != 0x80 {
+                    chars += 1;
+                }
+                questions += usize::from(c == b'?');
+                if c.is_ascii_digit() {
+                    digits += 1;
+                    if digit_run == 0 {
+                        run_start = k;
+                    }
+                    digit_run += 1;
+                } else {
+                    years += usize::from(is_year(b, run_start, digit_run));
+                    digit_run = 0;
+                }
+            }
+            years += usize::from(is_year(b, run_start, digit_run));
+            chars += 1;
+            if line_words == 0 {
+                continue;
+            }
+            words += line_words;
+            lines += 1;
+            short += usize::from(line_words < 6);
+            let last = line.trim_end().as_bytes().last().copied();
+            ended += usize::from(matches!(last, Some(b'.' | b'!' | b'?' | b':')));
+        }
+        let n = lines.max(1) as f32;
+        vec![
+            ln1p(words),
+            ln1p(lines),
+            words as f32 / n,
+            short as f32 / n,
+            questions as f32 / n,
+            digits as f32 / chars.max(1) as f32,
+            ended as f32 / n,
+            ln1p(years),
+            ln1p(months),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_main_text_shape_agrees_with_a_count_byte_by_byte(
+            text in "((May|june|Dec|1999|2024|20245|x19|[a-z0-9 ?.:!\n\t\r\u{e9}\u{2019}]){0,60})|[a 1\n]{250,600}"
+        ) {
+            let mut row = Vec::new();
+            main_features(&text, &mut row);
+            proptest::prop_assert_eq!(row, main_features_byte_by_byte(&text));
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn the_main_text_shape_agrees_with_a_plain_count(text in "[a-z0-9 ?.\n\t]{0,200}") {
@@ -1407,11 +1512,23 @@ mod tests {
     }
 
     #[test]
+    fn words_across_the_byte_lanes_chunks_are_counted_once() {
+        // Chunks of 255 pairs: a word starting at the last pair of a chunk, at the first
+        // of the next, and one spanning the seam.
+        for at in [253, 254, 255, 256, 509, 510] {
+            let text = format!("{}w x", " ".repeat(at));
+            assert_eq!(ascii_words(&text), 2, "a word after {at} blanks");
+        }
+        assert_eq!(ascii_words(&"a".repeat(600)), 1);
+        assert_eq!(ascii_words(&"a ".repeat(300)), 300);
+    }
+
+    #[test]
     fn tag_index_agrees_with_the_list() {
         for (k, t) in TAGS.iter().enumerate() {
-            assert_eq!(tag_index(t), Some(k));
+            assert_eq!(tag_index(&LocalName::from(*t)), Some(k));
         }
-        assert_eq!(tag_index("div"), None);
+        assert_eq!(tag_index(&local_name!("div")), None);
     }
 
     #[test]
