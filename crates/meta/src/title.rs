@@ -409,8 +409,13 @@ impl Builder {
         value: f32,
     ) -> Option<usize> {
         let text = text.trim();
+        // Told before the key is made: a long text (a headline element holding a whole
+        // teaser) is dropped after its 61st word, not normalised whole.
+        if text.split_whitespace().nth(60).is_some() {
+            return None;
+        }
         let key = title_key(text);
-        if key.is_empty() || text.split_whitespace().count() > 60 {
+        if key.is_empty() {
             return None;
         }
         let i = match self.keys.iter().position(|k| *k == key) {
