@@ -166,10 +166,13 @@ impl Candidates {
     }
 
     pub(crate) fn add_list(&mut self, field: &'static str, source: Source, values: Vec<String>) {
+        // An author without a letter is an account number (`article:author` holding a
+        // Facebook id), not a name: absent, not guessed.
+        let names = matches!(field, "authors" | "organisation_authors");
         let values: Vec<String> = values
             .iter()
             .map(|v| clean(v))
-            .filter(|v| !v.is_empty())
+            .filter(|v| !v.is_empty() && (!names || v.chars().any(char::is_alphabetic)))
             .collect();
         if !values.is_empty() {
             self.lists.entry(field).or_default().push((source, values));

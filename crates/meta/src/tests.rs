@@ -319,6 +319,23 @@ fn a_twitter_card_s_written_by_names_the_author() {
 }
 
 #[test]
+fn an_author_without_a_letter_is_an_account_number_not_a_name() {
+    let m = meta(
+        r#"<html><head><meta property="article:author" content="262588213843476">
+        </head><body><h1>A headline of some words</h1></body></html>"#,
+        None,
+    );
+    assert!(m.authors.is_empty(), "{:?}", m.authors);
+    // The next source's name is taken instead.
+    let m = meta(
+        r#"<html><head><meta property="article:author" content="262588213843476">
+        <meta name="author" content="Jane Doe"></head><body></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Jane Doe"]);
+}
+
+#[test]
 fn a_byline_under_the_headline_when_markup_names_no_author() {
     let under = |byline: &str| {
         meta(
