@@ -1531,6 +1531,41 @@ mod tests {
     }
 
     #[test]
+    fn runs_of_like_siblings_are_counted_under_parents_of_five_or_more() {
+        let counts = |body: &str| {
+            let c = DomCounts::of(&parse(&format!("<html><body>{body}</body></html>")));
+            (c.max_repeat, c.repeat_groups)
+        };
+        // Six cards of one class: a run of six, one group.
+        let cards = "<div>".to_string() + &"<p class=c>x</p>".repeat(6) + "</div>";
+        assert_eq!(counts(&cards), (6, 1));
+        // Four like items and one of another class: runs of 4 and 1, no group.
+        let items = "<ul>".to_string() + &"<li>x</li>".repeat(4) + "<li class=o>y</li></ul>";
+        assert_eq!(counts(&items), (4, 0));
+        // A script among the children is a child too, and breaks the run: 2, 1, 2.
+        assert_eq!(
+            counts("<div><i>1</i><i>2</i><script>s</script><i>3</i><i>4</i></div>"),
+            (2, 0)
+        );
+        // A parent of four is not looked at; of five, it is.
+        assert_eq!(
+            counts(&("<div>".to_string() + &"<b>x</b>".repeat(4) + "</div>")),
+            (0, 0)
+        );
+        assert_eq!(
+            counts(&("<div>".to_string() + &"<b>x</b>".repeat(5) + "</div>")),
+            (5, 1)
+        );
+        // Text between the siblings does not break a run.
+        assert_eq!(
+            counts(&("<div>".to_string() + &"<b>x</b> and ".repeat(5) + "</div>")),
+            (5, 1)
+        );
+        // All on one page: the longest run and the groups over every parent.
+        assert_eq!(counts(&format!("{cards}{items}{cards}")), (6, 2));
+    }
+
+    #[test]
     fn tag_index_agrees_with_the_list() {
         for (k, t) in TAGS.iter().enumerate() {
             assert_eq!(tag_index(&LocalName::from(*t)), Some(k));
