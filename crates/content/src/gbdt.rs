@@ -113,6 +113,22 @@ impl FlatNode {
     const LEAF: u32 = u32::MAX;
 }
 
+/// One step down from node `k` for `row` (missing features read as 0): a leaf leads to
+/// itself, and an index outside `nodes` (a malformed tree) stays where it is.
+fn step(nodes: &[FlatNode], k: usize, row: &[f32]) -> usize {
+    let Some(n) = nodes.get(k) else { return k };
+    let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
+    (if x >= n.value { n.right } else { n.left }) as usize
+}
+
+/// The value of the leaf at `k`, or `None` where a walk ended on no leaf.
+fn leaf(nodes: &[FlatNode], k: usize) -> Option<f32> {
+    nodes
+        .get(k)
+        .filter(|n| n.feature == FlatNode::LEAF)
+        .map(|n| n.value)
+}
+
 impl Gbdt {
     /// An ensemble from its parts.
     pub fn new(features: usize, base: f32, trees: Vec<Vec<TreeNode>>) -> Gbdt {
@@ -182,14 +198,12 @@ impl Gbdt {
             // `depth` steps take every tree to its leaf; a walk at a leaf stays on it.
             for _ in 0..depth {
                 for k in &mut at[..lanes] {
-                    let Some(n) = nodes.get(*k) else { continue };
-                    let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
-                    *k = if x >= n.value { n.right } else { n.left } as usize;
+                    *k = step(nodes, *k, row);
                 }
             }
             for &k in &at[..lanes] {
-                if let Some(n) = nodes.get(k).filter(|n| n.feature == FlatNode::LEAF) {
-                    sum += n.value;
+                if let Some(v) = leaf(nodes, k) {
+                    sum += v;
                 }
             }
         }
@@ -222,14 +236,12 @@ impl Gbdt {
                 // `depth` steps take every row to its leaf; a row at a leaf stays on it.
                 for _ in 0..depth {
                     for (k, row) in at.iter_mut().zip(block) {
-                        let Some(n) = nodes.get(*k) else { continue };
-                        let x = row.get(n.feature as usize).copied().unwrap_or(0.0);
-                        *k = if x >= n.value { n.right } else { n.left } as usize;
+                        *k = step(nodes, *k, row);
                     }
                 }
                 for (sum, &k) in sums.iter_mut().zip(&at[..block.len()]) {
-                    if let Some(n) = nodes.get(k).filter(|n| n.feature == FlatNode::LEAF) {
-                        *sum += n.value;
+                    if let Some(v) = leaf(nodes, k) {
+                        *sum += v;
                     }
                 }
                 root += tree.len();

@@ -744,7 +744,6 @@ fn ascii_words(text: &str) -> usize {
     let Some(&first) = b.first() else {
         return 0;
     };
-    let blank = is_blank;
     // Summed in byte lanes, 255 pairs at a time (no chunk's sum can overflow a byte):
     // widening every pair's flag to a `usize` took three times as long.
     let starts: usize = b
@@ -752,12 +751,12 @@ fn ascii_words(text: &str) -> usize {
         .zip(b[1..].chunks(255))
         .map(|(before, after)| {
             let n = before.iter().zip(after).fold(0u8, |n, (&x, &c)| {
-                n.wrapping_add(u8::from(blank(x) & !blank(c)))
+                n.wrapping_add(u8::from(is_blank(x) & !is_blank(c)))
             });
             usize::from(n)
         })
         .sum();
-    usize::from(!blank(first)) + starts
+    usize::from(!is_blank(first)) + starts
 }
 
 /// Whether `needle` (ASCII, lower case) occurs in `hay` regardless of ASCII case.
@@ -919,7 +918,6 @@ fn month_words(b: &[u8]) -> usize {
     const PAIRS: [[u8; 2]; 10] = [
         *b"ja", *b"fe", *b"ma", *b"ap", *b"au", *b"ju", *b"se", *b"oc", *b"no", *b"de",
     ];
-    let blank = is_blank;
     let opens = |x: u8, y: u8| {
         let pair = [x | 0x20, y | 0x20];
         PAIRS.iter().fold(false, |any, p| any | (*p == pair))
@@ -938,7 +936,7 @@ fn month_words(b: &[u8]) -> usize {
         .enumerate()
     {
         for (f, ((&x, &y), &z)) in flags.iter_mut().zip(x.iter().zip(y).zip(z)) {
-            *f = u8::from(blank(x) & opens(y, z));
+            *f = u8::from(is_blank(x) & opens(y, z));
         }
         // Read eight flags at once; most blocks have none set.
         flags[x.len()..].fill(0);
