@@ -715,3 +715,41 @@ fn fitting_learns_the_fact_that_marks_the_right_candidate() {
         assert_eq!(TitleModel::from_json(&m.to_json()).expect("reads"), m);
     }
 }
+
+/// `title::title_key` as first written: map, lower-case, split on blanks, join, trim. The
+/// one-pass version must give the same key.
+fn title_key_in_steps(s: &str) -> String {
+    let mapped: String = s
+        .chars()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' => '\'',
+            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{2033}' => '"',
+            '\u{2010}'..='\u{2014}' | '\u{2212}' => '-',
+            c => c,
+        })
+        .flat_map(char::to_lowercase)
+        .collect();
+    let spaced = mapped.split_whitespace().collect::<Vec<_>>().join(" ");
+    spaced
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_string()
+}
+
+#[test]
+fn a_title_key_folds_case_quotes_dashes_and_blanks() {
+    assert_eq!(
+        title::title_key("  \u{201c}Ça Va\u{201d} \u{2014}\tThe  İSTANBUL\u{a0}Times! "),
+        "ça va\" - the i\u{307}stanbul times"
+    );
+    assert_eq!(title::title_key(" -- | "), "");
+    assert_eq!(title::title_key(""), "");
+}
+
+proptest::proptest! {
+    #[test]
+    fn a_title_key_is_made_as_in_steps(
+        s in "[ \t\n\u{a0}\u{2003}aZ9.!|\u{2018}\u{2019}\u{201c}\u{2014}\u{2212}\u{130}\u{c9}ß-]{0,40}"
+    ) {
+        proptest::prop_assert_eq!(title::title_key(&s), title_key_in_steps(&s));
+    }
+}
