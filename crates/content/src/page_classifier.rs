@@ -1025,13 +1025,7 @@ fn pronouns(text: &str) -> [usize; 3] {
             *f = u8::from(!in_word(x) & opens(y));
         }
         flags[x.len()..].fill(0);
-        for (lane, eight) in flags.chunks_exact(8).enumerate() {
-            let mut word = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
-            while word != 0 {
-                look(1 + block * 64 + lane * 8 + word.trailing_zeros() as usize / 8);
-                word &= word - 1;
-            }
-        }
+        for_each_flag(&flags, |k| look(1 + block * 64 + k));
     }
     n
 }
@@ -1098,18 +1092,24 @@ fn month_words(b: &[u8]) -> usize {
         for (f, ((&x, &y), &z)) in flags.iter_mut().zip(x.iter().zip(y).zip(z)) {
             *f = u8::from(is_blank(x) & opens(y, z));
         }
-        // Read eight flags at once; most blocks have none set.
         flags[x.len()..].fill(0);
-        for (lane, eight) in flags.chunks_exact(8).enumerate() {
-            let mut word = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
-            while word != 0 {
-                let k = lane * 8 + word.trailing_zeros() as usize / 8;
-                n += usize::from(starts_with_month(&b[1 + block * 64 + k..]));
-                word &= word - 1;
-            }
-        }
+        for_each_flag(&flags, |k| {
+            n += usize::from(starts_with_month(&b[1 + block * 64 + k..]));
+        });
     }
     n
+}
+
+/// Calls `visit` with the index of every set flag (a byte other than 0) of a block, in
+/// order. The flags are read eight at once: most blocks have none set.
+fn for_each_flag(flags: &[u8; 64], mut visit: impl FnMut(usize)) {
+    for (lane, eight) in flags.chunks_exact(8).enumerate() {
+        let mut word = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8]));
+        while word != 0 {
+            visit(lane * 8 + word.trailing_zeros() as usize / 8);
+            word &= word - 1;
+        }
+    }
 }
 
 /// English month names (any ASCII case) a word may start with.
