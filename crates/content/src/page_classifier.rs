@@ -1871,6 +1871,14 @@ mod tests {
         let mut m = PageClassifier::builtin().clone();
         m.one_vs_rest.pop();
         assert!(PageClassifier::from_json(&m.to_json()).is_err());
+        // A model of the first format (a row eight features narrower) is refused by its
+        // version, not read against the wrong row.
+        let mut old = PageClassifier::builtin().clone();
+        old.version = 1;
+        let e = PageClassifier::from_json(&old.to_json())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("v1, expected chaff-page-type v2"), "{e}");
     }
 
     #[test]
