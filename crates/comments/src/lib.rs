@@ -33,6 +33,9 @@
 //! are readings of markup, not tuned numbers, and are said here for that reason): an `id`
 //! holding a URL with `commentaries` in it, and Word's `MsoCommentText` paragraph style.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
 use chaff_core::{Evidence, Labels, Meaning, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::{Document, NodeId, TextView};
 
@@ -96,15 +99,34 @@ fn names_comments(doc: &Document, id: NodeId) -> bool {
     {
         return true;
     }
-    let id_attr = doc.attr(id, "id").into_iter();
+    let id_attr = doc.attr(id, "id").filter(|v| may_name_a_thread(v));
     let classes = doc
         .attr(id, "class")
+        .filter(|v| may_name_a_thread(v))
         .into_iter()
         .flat_map(str::split_ascii_whitespace);
     id_attr
+        .into_iter()
         .chain(classes)
         .any(|t| names_a_thread(&t.to_ascii_lowercase()))
 }
+
+/// Whether a class or id value holds, in any case, a word without which no token of it
+/// [`names_a_thread`]: most values hold none, and are passed over without lower-casing
+/// and testing each token (every element of every page comes here).
+fn may_name_a_thread(value: &str) -> bool {
+    static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(THREAD_WORDS)
+            .expect("a few literal words build an automaton")
+    });
+    WORDS.is_match(value)
+}
+
+/// Every token [`names_a_thread`] accepts holds one of these (`fb-comments` holds
+/// `comment`).
+const THREAD_WORDS: [&str; 3] = ["comment", "disqus", "livefyre"];
 
 /// Words in a class or id that mark a control or a label about comments, not the thread.
 const NOT_A_THREAD: &[&str] = &[

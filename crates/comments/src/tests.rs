@@ -159,3 +159,29 @@ proptest! {
         prop_assert_eq!(found, expected);
     }
 }
+
+proptest! {
+    /// The pre-filter never passes over a value one of whose tokens names a thread: tokens
+    /// made of pieces of the words the test looks for, in mixed case.
+    #[test]
+    fn a_value_passed_over_names_no_thread(
+        pieces in prop::collection::vec(
+            prop::sample::select(vec![
+                "Comment", "comMENTS", "disQus", "LiveFyre", "fb-", "_", "-", "com", "ment",
+                "list", "count", "mso", "/", "x", " ", "Disq", "us",
+            ]),
+            0..8,
+        )
+    ) {
+        let value = pieces.concat();
+        let named = value
+            .split_ascii_whitespace()
+            .any(|t| names_a_thread(&t.to_ascii_lowercase()));
+        prop_assert!(!named || may_name_a_thread(&value), "{value:?}");
+        // And the words themselves are found in any case.
+        prop_assert_eq!(
+            may_name_a_thread(&value),
+            THREAD_WORDS.iter().any(|w| value.to_ascii_lowercase().contains(w))
+        );
+    }
+}
