@@ -17,7 +17,17 @@ pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
 /// Reads `reader` to its end, or gives `None` as soon as more than `cap`
 /// bytes have come out (the rest is not read).
 pub(crate) fn read_capped<R: Read>(reader: R, cap: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut out = Vec::new();
+    read_capped_sized(reader, cap, 0)
+}
+
+/// [`read_capped`] into a buffer sized for `expected` bytes (a file's length; at most
+/// `cap`), so that a page is not copied each time the buffer grows.
+pub(crate) fn read_capped_sized<R: Read>(
+    reader: R,
+    cap: u64,
+    expected: u64,
+) -> io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::with_capacity(usize::try_from(expected.min(cap)).unwrap_or(0) + 1);
     reader.take(cap.saturating_add(1)).read_to_end(&mut out)?;
     if out.len() as u64 > cap {
         return Ok(None);
@@ -76,6 +86,12 @@ mod tests {
         assert_eq!(read_capped(&b"abc"[..], 3).unwrap(), Some(b"abc".to_vec()));
         assert_eq!(read_capped(&b"abcd"[..], 3).unwrap(), None);
         assert_eq!(read_capped(&b""[..], 0).unwrap(), Some(Vec::new()));
+        // A wrong expected length changes nothing but the first allocation.
+        for expected in [0, 2, 3, 10, u64::MAX] {
+            let got = read_capped_sized(&b"abc"[..], 3, expected).unwrap();
+            assert_eq!(got, Some(b"abc".to_vec()), "{expected}");
+            assert_eq!(read_capped_sized(&b"abcd"[..], 3, expected).unwrap(), None);
+        }
     }
 
     #[test]

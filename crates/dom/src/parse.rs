@@ -1532,8 +1532,13 @@ impl Sink<'_> {
             Some(_) => bnodes.len(),
             None => 0,
         });
-        let mut attrs: Vec<Attr> = Vec::new();
-        let mut text = String::new();
+        // Sized once from the build nodes, rather than grown by copying.
+        let (attr_count, text_len) = bnodes.iter().fold((0, 0), |(a, t), bn| match bn.kind {
+            NodeKind::Element => (a + bn.attrs.len(), t),
+            _ => (a, t + bn.text.len()),
+        });
+        let mut attrs: Vec<Attr> = Vec::with_capacity(attr_count);
+        let mut text = String::with_capacity(text_len);
         let mut reparented = 0usize;
 
         // Stack of (build id, final parent id, depth), children pushed in reverse.

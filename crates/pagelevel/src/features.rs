@@ -658,9 +658,14 @@ impl PageFeatures {
             }
         };
         let page_rect = geometry.map(|g| g.page());
-        let mut nodes = Vec::new();
-        let mut rows = Vec::new();
         let wanted = wanted(&area, &words);
+        // Rows are 74 floats: sized once rather than grown by copying.
+        let capacity = match &wanted {
+            Some(w) => w.iter().filter(|&&x| x).count(),
+            None => area.iter().filter(|&&a| a > 0.0).count(),
+        };
+        let mut nodes = Vec::with_capacity(capacity);
+        let mut rows = Vec::with_capacity(capacity);
         for raw in scope.0..end.0 {
             let id = NodeId(raw);
             let kind = doc.kind(id);

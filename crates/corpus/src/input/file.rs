@@ -31,18 +31,22 @@ pub(crate) fn open_input(
         path: path.to_path_buf(),
         source,
     })?;
+    let expected = file.metadata().map_or(0, |m| m.len());
     let reader = BufReader::with_capacity(64 << 10, Box::new(file) as Box<dyn Read + Send>);
-    open_stream(reader, path, folder, url, max_page_bytes)
+    open_stream(reader, path, folder, url, max_page_bytes, expected)
 }
 
 /// Reads a stream named `path` (a file, or `stdin`) as a page, or starts reading it as a
 /// WARC archive: gzip by its magic bytes, WARC by the name or by its first bytes.
+/// `expected` is the stream's length when it is known (0 otherwise): a page's buffer is
+/// sized for it.
 pub(crate) fn open_stream(
     mut reader: BufReader<Box<dyn Read + Send>>,
     path: &Path,
     folder: Option<PathBuf>,
     url: Option<String>,
     max_page_bytes: u64,
+    expected: u64,
 ) -> Result<Opened, CorpusError> {
     let unreadable = |source| CorpusError::Unreadable {
         path: path.to_path_buf(),
@@ -74,7 +78,7 @@ pub(crate) fn open_stream(
             },
         )?
     } else {
-        decode::read_capped(reader, max_page_bytes).map_err(unreadable)?
+        decode::read_capped_sized(reader, max_page_bytes, expected).map_err(unreadable)?
     };
     let bytes = bytes.ok_or_else(too_large)?;
     let lower = name.to_ascii_lowercase();

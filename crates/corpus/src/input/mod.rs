@@ -140,7 +140,7 @@ impl Pages {
                     }
                     Ok(None) => {
                         let reader = BufReader::new(Box::new(reader) as Box<dyn io::Read + Send>);
-                        self.opened(file::open_stream(reader, stdin, None, None, cap))
+                        self.opened(file::open_stream(reader, stdin, None, None, cap, 0))
                     }
                     Err(source) => Some(Err(CorpusError::Unreadable {
                         path: stdin.to_path_buf(),
