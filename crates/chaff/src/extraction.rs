@@ -110,6 +110,24 @@ fn drop_signature_and_date(m: &mut chaff_meta::Metadata) {
     m.sources.remove("published");
 }
 
+/// What an extractor's outputs carry besides the content ([`crate::ExtractorBuilder`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecordStyle {
+    /// Markdown starts with YAML front matter.
+    pub(crate) front_matter: bool,
+    /// Records carry the metadata and the language.
+    pub(crate) metadata: bool,
+}
+
+impl Default for RecordStyle {
+    fn default() -> Self {
+        RecordStyle {
+            front_matter: false,
+            metadata: true,
+        }
+    }
+}
+
 /// A page after extraction.
 #[derive(Clone, Debug)]
 pub struct Extraction {
@@ -125,7 +143,7 @@ pub struct Extraction {
     no_content: Option<NoContent>,
     text: String,
     comments: Option<String>,
-    front_matter: bool,
+    style: RecordStyle,
     page_types: Option<std::sync::Arc<PageClassifier>>,
     titles: Option<std::sync::Arc<chaff_meta::TitleModel>>,
     metadata: std::sync::OnceLock<chaff_meta::Metadata>,
@@ -139,7 +157,7 @@ impl Extraction {
         evidence: Vec<MethodVerdict>,
         profile: Option<String>,
         include_comments: bool,
-        front_matter: bool,
+        style: RecordStyle,
         (page_types, titles): (
             Option<std::sync::Arc<PageClassifier>>,
             Option<std::sync::Arc<chaff_meta::TitleModel>>,
@@ -166,7 +184,7 @@ impl Extraction {
             no_content,
             text,
             comments,
-            front_matter,
+            style,
             page_types,
             titles,
             metadata: std::sync::OnceLock::new(),
@@ -379,7 +397,7 @@ impl Extraction {
     /// needs none).
     fn meta(&self, format: Format) -> PageMeta<'_> {
         let prints_metadata = match format {
-            Format::Markdown => self.front_matter,
+            Format::Markdown => self.style.front_matter,
             Format::Html | Format::Xml | Format::Tei => true,
             Format::Text | Format::Json => false,
         };
@@ -388,7 +406,7 @@ impl Extraction {
             url: self.url.as_deref(),
             site: Some(&self.site),
             metadata: prints_metadata.then(|| self.metadata()),
-            front_matter: self.front_matter,
+            front_matter: self.style.front_matter,
             comments: self.comments.as_deref(),
         }
     }
@@ -451,7 +469,10 @@ impl Extraction {
             Format::Json => Format::Text,
             other => other,
         };
-        let title = self.metadata().title.clone().or_else(|| self.doc.title());
+        let title = match self.style.metadata {
+            true => self.metadata().title.clone().or_else(|| self.doc.title()),
+            false => self.doc.title(),
+        };
         let mut v = serde_json::json!({
             "source": self.source,
             "url": self.url,
@@ -472,11 +493,13 @@ impl Extraction {
             if let Some(nc) = self.no_content {
                 obj.insert("no_content".into(), nc.as_str().into());
             }
-            if let Ok(meta) = serde_json::to_value(self.metadata()) {
-                obj.insert("metadata".into(), meta);
-            }
-            if let Some(Ok(lang)) = self.language().map(serde_json::to_value) {
-                obj.insert("language".into(), lang);
+            if self.style.metadata {
+                if let Ok(meta) = serde_json::to_value(self.metadata()) {
+                    obj.insert("metadata".into(), meta);
+                }
+                if let Some(Ok(lang)) = self.language().map(serde_json::to_value) {
+                    obj.insert("language".into(), lang);
+                }
             }
             obj.insert("methods".into(), self.methods_record());
             let warnings = self.warnings();

@@ -627,3 +627,42 @@ fn comments_stay_apart_unless_asked_for() {
     assert!(record["comments"].as_str().unwrap().contains("for years"));
     assert!(!record["text"].as_str().unwrap().contains("for years"));
 }
+
+/// `--no-metadata`: the same text, a record without `metadata` and `language` whose title
+/// is the page's `<title>`; it cannot be asked for beside front matter.
+#[test]
+fn records_without_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("story.html");
+    std::fs::write(
+        &page,
+        "<html lang=en><head><title>Bridge closed | The Town Paper</title>\
+         <meta property=og:title content='Council closes the old bridge'></head><body>\
+         <h1>Council closes the old bridge</h1><p>The council voted on Monday to close the \
+         old bridge for repairs after engineers found cracks in two arches.</p></body></html>",
+    )
+    .unwrap();
+    let record = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["extract", "-f", "json"];
+        args.extend_from_slice(extra);
+        args.push(path(&page));
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let full = record(&[]);
+    let lean = record(&["--no-metadata"]);
+    assert_eq!(lean["text"], full["text"]);
+    assert!(
+        full["metadata"].is_object() && full["language"].is_object(),
+        "{full}"
+    );
+    assert!(
+        lean.get("metadata").is_none() && lean.get("language").is_none(),
+        "{lean}"
+    );
+    assert_eq!(full["title"], "Council closes the old bridge");
+    assert_eq!(lean["title"], "Bridge closed | The Town Paper");
+    let both = run(&["extract", "--no-metadata", "--front-matter", path(&page)]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+}
