@@ -206,18 +206,37 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
     for a in doc.attrs(id) {
         match &*a.name {
             "hidden" if !is_streamed_segment(doc, id) => return true,
-            "style" => {
-                let style: String = a
-                    .value
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect::<String>()
-                    .to_ascii_lowercase();
-                if style.contains("display:none") || style.contains("visibility:hidden") {
-                    return true;
-                }
+            "style"
+                if squeezed_contains(&a.value, "display:none")
+                    || squeezed_contains(&a.value, "visibility:hidden") =>
+            {
+                return true;
             }
             _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `value`, its whitespace dropped and its ASCII letters lower-cased, contains
+/// `word` (lower case, no whitespace), without building that string: every element's
+/// `style` is read this way, by every walk of the page.
+///
+/// A failed match starts again at the character that failed it, which is exact for a
+/// word whose first character does not occur again in it (as in the two words read).
+fn squeezed_contains(value: &str, word: &str) -> bool {
+    debug_assert!(!word.is_empty() && !word[1..].contains(&word[..1]));
+    let word = word.as_bytes();
+    let mut matched = 0;
+    for c in value.chars().filter(|c| !c.is_whitespace()) {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii() && c as u8 == word[matched] {
+            matched += 1;
+        } else {
+            matched = usize::from(c.is_ascii() && c as u8 == word[0]);
+        }
+        if matched == word.len() {
+            return true;
         }
     }
     false
@@ -398,6 +417,28 @@ impl ViewBuilder {
 
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        /// The squeezed match is the match in the string with its whitespace dropped and
+        /// its ASCII letters lower-cased.
+        #[test]
+        fn a_squeezed_match_is_a_match_in_the_squeezed_string(
+            value in "(DISPLAY|display|dis play|: ?|none|No ne|visibility|hidden|vis|d|;|\\t|é|\u{a0})*",
+        ) {
+            let squeezed: String = value
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            for word in ["display:none", "visibility:hidden"] {
+                proptest::prop_assert_eq!(
+                    super::squeezed_contains(&value, word),
+                    squeezed.contains(word),
+                    "{:?} {}", value, word
+                );
+            }
+        }
+    }
+
     use super::*;
     use crate::parse;
 

@@ -1002,12 +1002,17 @@ fn escape_md(s: &str, line_start: bool, in_cell: bool, out: &mut String) {
     if line_start {
         escape_line_start(s, out);
     }
-    for c in s.chars() {
-        if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']') || (in_cell && c == '|') {
+    // The characters escaped are ASCII, so no byte of them falls inside another character:
+    // the runs between them are copied whole.
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        if matches!(b, b'\\' | b'*' | b'_' | b'`' | b'[' | b']') || (in_cell && b == b'|') {
+            out.push_str(&s[from..i]);
             out.push('\\');
+            from = i;
         }
-        out.push(c);
     }
+    out.push_str(&s[from..]);
 }
 
 /// The backslash a line starting with `s` needs so that Markdown does not read it as a
@@ -1025,6 +1030,30 @@ fn escape_line_start(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Escaping copies runs whole and gives what escaping character by character gives.
+        #[test]
+        fn escaping_is_that_of_each_character(
+            s in "[a-z é\\\\*_`\\[\\]|#>0-9.)-]{0,40}",
+            line_start: bool,
+            in_cell: bool,
+        ) {
+            let mut want = String::new();
+            if line_start {
+                escape_line_start(&s, &mut want);
+            }
+            for c in s.chars() {
+                if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']') || (in_cell && c == '|') {
+                    want.push('\\');
+                }
+                want.push(c);
+            }
+            let mut got = String::new();
+            escape_md(&s, line_start, in_cell, &mut got);
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 
     /// The whole body of `html` rendered, nothing removed.
     fn md(html: &str) -> String {
