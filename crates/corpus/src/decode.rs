@@ -21,13 +21,16 @@ pub(crate) fn read_capped<R: Read>(reader: R, cap: u64) -> io::Result<Option<Vec
 }
 
 /// [`read_capped`] into a buffer sized for `expected` bytes (a file's length; at most
-/// `cap`), so that a page is not copied each time the buffer grows.
+/// `cap` and 256 MiB), so that a page is not copied each time the buffer grows.
 pub(crate) fn read_capped_sized<R: Read>(
     reader: R,
     cap: u64,
     expected: u64,
 ) -> io::Result<Option<Vec<u8>>> {
-    let mut out = Vec::with_capacity(usize::try_from(expected.min(cap)).unwrap_or(0) + 1);
+    // A length the file system states is not trusted beyond a quarter of a gigabyte (a
+    // sparse file, a file that shrinks): past that the buffer grows as bytes come.
+    let first = usize::try_from(expected.min(cap).min(1 << 28)).map_or(0, |n| n + 1);
+    let mut out = Vec::with_capacity(first);
     reader.take(cap.saturating_add(1)).read_to_end(&mut out)?;
     if out.len() as u64 > cap {
         return Ok(None);

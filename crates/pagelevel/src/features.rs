@@ -304,10 +304,12 @@ impl<'a> SiteLinks<'a> {
         if !(lower.starts_with("http:") || lower.starts_with("https:") || h.starts_with("//")) {
             return true;
         }
-        let abs = if h.starts_with("//") {
-            format!("http:{h}")
+        // Only a scheme-relative link is copied (to give it a scheme); a remembered
+        // origin is looked up without allocating.
+        let abs: std::borrow::Cow<'_, str> = if h.starts_with("//") {
+            format!("http:{h}").into()
         } else {
-            h.to_string()
+            h.into()
         };
         let origin = link_origin(&abs);
         if let Some(&known) = self.origins.get(origin) {
