@@ -5,7 +5,7 @@
 //! plain web page). A block that is not valid JSON is skipped (after one attempt without the
 //! comment and CDATA wrappers some sites put around it); the page's other sources still count.
 
-use chaff_dom::Document;
+use chaff_dom::{Document, NodeId};
 use serde_json::Value;
 
 use crate::{Candidates, PageType, Source};
@@ -51,17 +51,13 @@ const KINDS: &[(&[&str], PageType)] = &[
     ),
 ];
 
-/// Reads the page's JSON-LD into `c`; returns the page type its main entity states.
-pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Option<PageType> {
-    let blocks: Vec<Value> = doc
-        .ids()
-        .filter(|&id| {
-            doc.is_tag(id, "script")
-                && doc
-                    .attr(id, "type")
-                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-        })
-        .filter_map(|id| parse(&doc.subtree_text(id)))
+/// Reads the page's JSON-LD into `c` from its `<script type="application/ld+json">`
+/// elements, `scripts` ([`crate::markup::read`]'s walk finds them); returns the page type its
+/// main entity states.
+pub(crate) fn read(doc: &Document, scripts: &[NodeId], c: &mut Candidates) -> Option<PageType> {
+    let blocks: Vec<Value> = scripts
+        .iter()
+        .filter_map(|&id| parse(&doc.subtree_text(id)))
         .collect();
     let mut entities = Vec::new();
     for v in &blocks {

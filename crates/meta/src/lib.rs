@@ -295,9 +295,8 @@ type Headlines = (Option<(String, bool)>, Option<String>);
 /// Everything but the title, with the titles stated in markup and the headline shown.
 fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     let mut c = Candidates::default();
-    let page_type = jsonld::read(doc, &mut c);
-    // The page's `<h1>`s, in order, as the walk over its elements found them.
-    let h1s = markup::read(doc, &mut c);
+    let markup::Found { h1s, ld_json } = markup::read(doc, &mut c);
+    let page_type = jsonld::read(doc, &ld_json, &mut c);
     if c.best("published").is_none()
         && let Some(d) = markup::date_near_headline(doc, &h1s)
     {
