@@ -85,6 +85,7 @@ class Extractor:
         favor_precision: bool = False,
         favor_recall: bool = False,
         include_comments: bool = False,
+        record_metadata: bool = True,
     ) -> None: ...
     def extract(
         self,

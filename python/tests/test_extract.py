@@ -168,3 +168,17 @@ def test_errors_form_a_hierarchy():
 def test_site_of_names_the_registrable_domain():
     assert chaff.site_of("https://www.bbc.co.uk/news/x") == "bbc.co.uk"
     assert chaff.site_of("http://a.b.example.org:8080/") == "example.org"
+
+
+def test_records_can_leave_the_metadata_out(article):
+    url = "https://news.example.org/a"
+    full = chaff.Extractor().extract(article, url, output_format="json")
+    bare_ex = chaff.Extractor(record_metadata=False)
+    bare = bare_ex.extract(article, url, output_format="json")
+    assert "metadata" in full and "language" in full
+    assert "metadata" not in bare and "language" not in bare
+    assert bare["text"] == full["text"]
+    page = bare_ex.extract_page(article, url)
+    assert "metadata" not in page.record()
+    # Asked for, the metadata is still read.
+    assert page.metadata()["page_type"] == full["metadata"]["page_type"]

@@ -462,6 +462,14 @@ impl Extraction {
         }
     }
 
+    /// This extraction with records that carry the metadata and the language, or not,
+    /// whatever its extractor chose ([`crate::ExtractorBuilder::record_metadata`]): for a
+    /// front end that decides per request. Without them neither is worked out for a record.
+    pub fn with_record_metadata(mut self, metadata: bool) -> Extraction {
+        self.style.metadata = metadata;
+        self
+    }
+
     /// [`Extraction::record`], with `nodes` when `labels` is set: every element's and
     /// visible text node's label and score ([`chaff_extract::nodes`]).
     pub fn record_with(&self, format: Format, labels: bool) -> serde_json::Value {

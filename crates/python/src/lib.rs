@@ -496,7 +496,8 @@ struct PyExtractor {
 #[pymethods]
 impl PyExtractor {
     #[new]
-    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None, include_comments = false))]
+    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None, include_comments = false, record_metadata = true))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         profiles_dir: Option<PathBuf>,
@@ -505,6 +506,7 @@ impl PyExtractor {
         site_methods: Option<Vec<String>>,
         favor: Option<&str>,
         include_comments: bool,
+        record_metadata: bool,
     ) -> PyResult<PyExtractor> {
         let registry = registry_for(favor)?;
         let store: chaff::ProfileStore = profiles
@@ -517,7 +519,8 @@ impl PyExtractor {
             .detach(|| {
                 let mut b = chaff::Extractor::builder()
                     .registry(registry)
-                    .include_comments(include_comments);
+                    .include_comments(include_comments)
+                    .record_metadata(record_metadata);
                 if let Some(dir) = &profiles_dir {
                     b = b.profiles(dir)?;
                 }

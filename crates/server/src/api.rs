@@ -170,6 +170,9 @@ pub struct PageQuery {
     labels: Option<bool>,
     /// Apply this site's profile whatever the URL says.
     site: Option<String>,
+    /// Give the record's `metadata` and `language` (default true); false saves about a
+    /// seventh of a page's time when only the text is wanted.
+    metadata: Option<bool>,
 }
 
 /// A page sent as JSON, with the methods to use.
@@ -195,6 +198,9 @@ pub struct PageRequest {
     threshold: Option<f64>,
     /// Also remove the page's main menu.
     menu: Option<bool>,
+    /// Give the record's `metadata` and `language` (default true); false saves about a
+    /// seventh of a page's time when only the text is wanted.
+    metadata: Option<bool>,
 }
 
 impl PageRequest {
@@ -218,6 +224,8 @@ struct Job {
     choice: Choice,
     format: FormatName,
     labels: bool,
+    /// Whether the record carries the metadata and the language.
+    metadata: bool,
 }
 
 /// The media type of a request, without parameters, lower-cased, and its charset.
@@ -275,6 +283,7 @@ fn job(headers: &HeaderMap, q: PageQuery, bytes: Bytes) -> Result<Job, ApiError>
                 choice: r.choice(),
                 format: r.format.unwrap_or_default(),
                 labels: r.labels.unwrap_or(false),
+                metadata: r.metadata.unwrap_or(true),
                 // Text that came as JSON is Unicode, whatever the page's <meta> says.
                 page: page(r.url, r.html.into_bytes(), Some("utf-8".into())),
             })
@@ -288,6 +297,7 @@ fn job(headers: &HeaderMap, q: PageQuery, bytes: Bytes) -> Result<Job, ApiError>
                 },
                 format: q.format.unwrap_or_default(),
                 labels: q.labels.unwrap_or(false),
+                metadata: q.metadata.unwrap_or(true),
                 page: page(q.url, bytes.to_vec(), charset),
             })
         }
@@ -378,7 +388,7 @@ pub struct Record {
     path = "/v1/extract",
     params(PageQuery),
     request_body(
-        description = "The page: raw HTML (`text/html`, with `url`, `format`, `labels`, `site` as query parameters) or JSON",
+        description = "The page: raw HTML (`text/html`, with `url`, `format`, `labels`, `site`, `metadata` as query parameters) or JSON",
         content((PageRequest = "application/json"), (String = "text/html"))
     ),
     responses(
@@ -401,7 +411,8 @@ async fn extract(
 ) -> Result<Json<Record>, ApiError> {
     let job = job(&headers, query(q)?, body(bytes)?)?;
     let value = run_extraction(&state, slot, job, |ex, job, _| {
-        ex.record_with(job.format.into(), job.labels)
+        ex.with_record_metadata(job.metadata)
+            .record_with(job.format.into(), job.labels)
     })
     .await?;
     let record: Record = serde_json::from_value(value)
@@ -544,6 +555,7 @@ async fn inspect_page(
         choice,
         format: FormatName::Text,
         labels: false,
+        metadata: true,
     };
     let out = run_extraction(&state, slot, job, |ex, _, st| Inspection {
         document: crate::neutralise(ex.document()),

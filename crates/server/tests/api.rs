@@ -66,6 +66,40 @@ async fn extract_takes_raw_html_and_json_and_matches_the_library() {
 }
 
 #[tokio::test]
+async fn metadata_false_leaves_the_metadata_and_language_out_and_the_text_as_it_is() {
+    let srv = start(Config::default()).await;
+    let html = article();
+    let url = "https://news.example.org/bridge";
+    let full = post_json(srv.addr, "/v1/extract", &json!({"html": html, "url": url})).await;
+    assert_eq!(full.status, 200, "{}", full.text());
+    let full = full.json();
+    assert!(full["metadata"].is_object(), "{full}");
+    assert!(full.get("language").is_some(), "{full}");
+    let json_body = post_json(
+        srv.addr,
+        "/v1/extract",
+        &json!({"html": html, "url": url, "metadata": false}),
+    )
+    .await;
+    let raw = request(
+        srv.addr,
+        "POST",
+        &format!("/v1/extract?url={url}&metadata=false"),
+        Some("text/html"),
+        html.as_bytes(),
+    )
+    .await;
+    for r in [json_body, raw] {
+        assert_eq!(r.status, 200, "{}", r.text());
+        let r = r.json();
+        assert!(r.get("metadata").is_none(), "{r}");
+        assert!(r.get("language").is_none(), "{r}");
+        assert_eq!(r["text"], full["text"]);
+    }
+    srv.shutdown().await.expect("shuts down");
+}
+
+#[tokio::test]
 async fn bad_requests_get_4xx_with_one_line_json() {
     let srv = start(Config::default()).await;
     let html = article();
