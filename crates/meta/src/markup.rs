@@ -602,10 +602,22 @@ fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
 /// A byline written near the headline the page shows, where no markup names an author:
 /// within the headline's next twelve text nodes, a text that starts with a byline's word
 /// and goes on with a name ("By Ann Lee", "Written by: Ann Lee"), or that word alone
-/// followed by a name in the next text ("Written by" / "Ann Lee" in two elements). Failing
-/// that, an author line further down ([`labelled_author`]).
+/// followed by a name in the next text ("Written by" / "Ann Lee" in two elements). A page
+/// with several `<h1>`s (a logo's, a section's, then the article's) is read after each of
+/// its first four in turn, as [`date_near_headline`] reads them. Failing that, an author
+/// line further down ([`labelled_author`]).
 pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
-    let h1 = *h1s.first()?;
+    let first = *h1s.first()?;
+    h1s.iter()
+        .take(4)
+        .find_map(|&h1| byline_after(doc, h1))
+        .unwrap_or_else(|| labelled_author(doc, doc.subtree_end(first).index()))
+}
+
+/// The byline in the twelve text nodes after one `<h1>`: `Some` when they decide (a name,
+/// or `None` for a byline's word followed by no name, which ends the search), `None` when
+/// they hold no byline.
+fn byline_after(doc: &Document, h1: NodeId) -> Option<Option<String>> {
     let after = doc.subtree_end(h1).index();
     let mut texts = doc
         .ids()
@@ -623,18 +635,18 @@ pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Str
             label,
             "by" | "written by" | "posted by" | "published by" | "author"
         ) {
-            let name = texts.next().map(strip_by)?;
-            return is_name(&name).then_some(name);
+            let name = texts.next().map(strip_by);
+            return Some(name.filter(|n| is_name(n)));
         }
         let stripped = strip_by(t);
         if stripped.len() < t.len() {
             let name = up_to(&stripped, &NAME_ENDS);
             if is_name(name) {
-                return Some(name.to_string());
+                return Some(Some(name.to_string()));
             }
         }
     }
-    labelled_author(doc, after)
+    None
 }
 
 /// Where a byline's name ends and the line goes on to something else ("By Ann Lee | March

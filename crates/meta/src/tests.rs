@@ -367,6 +367,34 @@ fn a_byline_under_the_headline_when_markup_names_no_author() {
 }
 
 #[test]
+fn a_byline_under_a_later_headline_when_the_first_is_a_logo() {
+    let page = |logo_after: &str, byline: &str| {
+        let menu = "<p>Eat and drink</p>".repeat(12);
+        meta(
+            &format!(
+                "<html><body><h1>Town Magazine</h1>{logo_after}{menu}\
+                 <h1>Rain floods the square</h1>{byline}\
+                 <p>Text of the story, long enough not to be a byline at all.</p></body></html>"
+            ),
+            None,
+        )
+        .authors
+    };
+    // Twelve texts after the logo's `<h1>` hold no byline: the next `<h1>`'s are read.
+    assert_eq!(page("", "<p>By</p><p>Ann Lee</p>"), ["Ann Lee"]);
+    assert_eq!(page("", "<p>By Ann Lee | March 5</p>"), ["Ann Lee"]);
+    // A byline's word after the first with no name after it ends the search, as it did
+    // when only the first was read.
+    assert!(
+        page(
+            "<p>By</p><p>please review our terms</p>",
+            "<p>By Ann Lee</p>"
+        )
+        .is_empty()
+    );
+}
+
+#[test]
 fn an_author_line_further_down_when_none_is_near_the_headline() {
     let story = "<p>Text of the story, long enough not to be a byline at all.</p>".repeat(14);
     let page = |line: &str| {
