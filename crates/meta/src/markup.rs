@@ -619,12 +619,7 @@ pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Str
 /// they hold no byline.
 fn byline_after(doc: &Document, h1: NodeId) -> Option<Option<String>> {
     let after = doc.subtree_end(h1).index();
-    let mut texts = doc
-        .ids()
-        .skip(after)
-        .filter(|&id| doc.is_text(id) && !doc.text(id).trim().is_empty())
-        .take(12)
-        .map(|id| doc.text(id).trim());
+    let mut texts = texts(doc, doc.ids().skip(after)).take(12);
     while let Some(t) = texts.next() {
         if t.split_whitespace().count() > 8 {
             continue;
@@ -680,12 +675,7 @@ const AUTHOR_LABELS: [&str; 8] = [
 /// none of the pages whose gold names none (author lenient 80.0% to 81.1% with each page
 /// typed by the fold model that did not see its domain).
 fn labelled_author(doc: &Document, after: usize) -> Option<String> {
-    let mut texts = doc
-        .ids()
-        .skip(after)
-        .filter(|&id| doc.is_text(id))
-        .map(|id| doc.text(id).trim())
-        .filter(|t| !t.is_empty());
+    let mut texts = texts(doc, doc.ids().skip(after));
     while let Some(t) = texts.next() {
         let starts = |label: &str| {
             t.as_bytes()
@@ -727,26 +717,30 @@ pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Strin
 /// The date near one `<h1>`: after it first, then before it.
 fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
     let after = doc.subtree_end(h1).index();
-    let read = |id: NodeId| {
-        let t = doc.text(id).trim();
+    let read = |t: &str| {
         let short = t.split_whitespace().count() <= 8;
         let dated = short && t.chars().any(|c| c.is_ascii_digit());
         dated.then(|| crate::dates::normalize_date(t)).flatten()
     };
-    let visible = |&id: &NodeId| doc.is_text(id) && !doc.text(id).trim().is_empty();
-    doc.ids()
-        .skip(after)
-        .filter(visible)
+    texts(doc, doc.ids().skip(after))
         .take(12)
         .find_map(read)
         .or_else(|| {
-            doc.ids()
-                .take(h1.index())
-                .rev()
-                .filter(visible)
+            texts(doc, doc.ids().take(h1.index()).rev())
                 .take(4)
                 .find_map(read)
         })
+}
+
+/// The texts of the text nodes among `ids`, in their order, trimmed, blank ones left out:
+/// what the readers near the headline and further down look through.
+fn texts<'d>(
+    doc: &'d Document,
+    ids: impl Iterator<Item = NodeId> + 'd,
+) -> impl Iterator<Item = &'d str> + 'd {
+    ids.filter(|&id| doc.is_text(id))
+        .map(|id| doc.text(id).trim())
+        .filter(|t| !t.is_empty())
 }
 
 #[cfg(test)]
