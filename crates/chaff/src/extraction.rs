@@ -280,13 +280,21 @@ impl Extraction {
             let dated_text = p[usize::from(ARTICLE)] + p[usize::from(FORUM)];
             if dated_text < UNDATED_BELOW {
                 drop_signature_and_date(&mut m);
-            } else if kind == FORUM
-                && m.authors.is_empty()
-                && let Some(poster) = chaff_meta::first_poster(&self.doc)
-            {
-                // A thread's author is its first poster (see `first_poster`).
-                m.authors.push(poster);
-                m.sources.insert("authors", chaff_meta::Source::Html);
+            } else if kind == FORUM {
+                // A thread's author is its first poster, and its date the first post's (see
+                // `first_poster`, `first_post_date`).
+                if m.authors.is_empty()
+                    && let Some(poster) = chaff_meta::first_poster(&self.doc)
+                {
+                    m.authors.push(poster);
+                    m.sources.insert("authors", chaff_meta::Source::Html);
+                }
+                if m.published.is_none()
+                    && let Some(date) = chaff_meta::first_post_date(&self.doc)
+                {
+                    m.published = Some(date);
+                    m.sources.insert("published", chaff_meta::Source::Html);
+                }
             }
             m
         })

@@ -86,3 +86,67 @@ fn the_classifiers_types_are_the_metadatas_in_the_same_order() {
     assert_eq!(names, chaff_content::pagetype::TYPES);
     assert_eq!((names[0], names[3]), ("article", "forum"));
 }
+
+/// A phpBB thread: breadcrumbs, page links and buttons between the headline and the first
+/// post, a post date on every post, a member's join date in the profile beside it.
+fn thread() -> String {
+    let post = |who: &str, when: &str, text: &str| {
+        format!(
+            "<div class=\"post\"><div class=\"postbody\"><p class=\"author\">by \
+             <a href=\"./memberlist.php?mode=viewprofile&amp;u=7\" class=\"username\">{who}</a> \
+             &raquo; </p><p class=\"date\">{when}</p><div class=\"content\">{text}</div></div>\
+             <dl class=\"postprofile\"><dd>Posts: 112</dd><dd>Joined: Mon Mar 04, 2019 8:00 pm</dd>\
+             </dl><a href=\"#\">Quote</a> <a href=\"#\">Reply</a></div>"
+        )
+    };
+    let crumbs: String = [
+        "Board index",
+        "Hardware",
+        "Raspberry Pi 5",
+        "Troubleshooting",
+    ]
+    .iter()
+    .map(|c| format!("<li><a href=\"./viewforum.php?f=1\">{c}</a></li>"))
+    .collect();
+    let pages: String = (1..=4)
+        .map(|k| format!("<a href=\"./viewtopic.php?t=361697&amp;start={k}\">{k}</a> "))
+        .collect();
+    format!(
+        "<html><head><title>Turning off all LEDs of a Pi 5 - Raspberry Pi Forums</title></head>\
+         <body><ul class=\"breadcrumbs\">{crumbs}</ul><h1><a href=\"./viewtopic.php?t=361697\">\
+         Turning off all LEDs of a Pi 5</a></h1><div class=\"action-bar\"><a href=\"#\">Post Reply</a>\
+         <a href=\"#\">Search this topic</a> <span>16 posts</span> Page <strong>1</strong> of 4 {pages}\
+         </div>{}{}{}</body></html>",
+        post(
+            "b.scherer",
+            "Sun Dec 17, 2023 11:18 am",
+            "How do I turn off every LED on the board, the Ethernet ones too? I tried the \
+             config.txt settings from the documentation and two of them stay lit."
+        ),
+        post(
+            "helper",
+            "Sun Dec 17, 2023 11:23 am",
+            "The Ethernet LEDs are driven by the PHY; set eth_led0=4 in the EEPROM config."
+        ),
+        post(
+            "b.scherer",
+            "Sun Dec 17, 2023 12:02 pm",
+            "That worked, thank you."
+        )
+    )
+}
+
+#[test]
+fn a_thread_is_dated_and_signed_by_its_first_post() {
+    let html = thread();
+    let page = chaff::extract(
+        html.as_bytes(),
+        Some("https://forums.raspberrypi.com/viewtopic.php?t=361697"),
+    )
+    .unwrap();
+    let m = page.metadata();
+    assert_eq!(m.page_type, Some(PageType::Forum), "{m:?}");
+    assert_eq!(m.published.as_deref(), Some("2023-12-17"), "{m:?}");
+    assert_eq!(m.authors, ["b.scherer"], "{m:?}");
+    assert_eq!(m.sources.get("published"), Some(&MetadataSource::Html));
+}

@@ -197,3 +197,146 @@ fn in_words(s: &str) -> Option<String> {
     let after = words.get(month_at + 1).and_then(day_of);
     ymd(year, month, before.or(after)?)
 }
+
+/// The day a URL's path gives, the way news sites and blogs file their posts:
+/// `/2025/12/19/slug`, `/2025/12/19-slug`, `/posts/2025-12-15+title`, `/2025_12_15_title`.
+/// Only a whole day counts (a `/2025/12/` month is an archive's address as often as a
+/// post's), only years 1990 to 2099, and only in the path (a query's `?date=` may name
+/// anything). The digits of a group must stand apart from other digits, so an id such as
+/// `/a19663621/` or `/120251219x` reads as nothing.
+pub(crate) fn url_date(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let segments: Vec<&str> = parsed.path_segments()?.collect();
+    segments
+        .windows(3)
+        .find_map(|w| {
+            let day = leading_digits(w[2]);
+            (is_year(w[0]) && is_number(w[1], 2) && (1..=2).contains(&day.len()))
+                .then(|| ymd(w[0].parse().ok()?, w[1].parse().ok()?, day.parse().ok()?))
+                .flatten()
+        })
+        .or_else(|| segments.iter().find_map(|s| dashed_day(s)))
+}
+
+fn leading_digits(s: &str) -> &str {
+    let end = s
+        .bytes()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// One or up to `max` digits, nothing else.
+fn is_number(s: &str, max: usize) -> bool {
+    (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_year(s: &str) -> bool {
+    s.len() == 4 && s.parse::<u32>().is_ok_and(|y| (1990..=2099).contains(&y))
+}
+
+/// `YYYY-MM-DD` (or with `_`) inside one path segment, not touching other digits.
+fn dashed_day(segment: &str) -> Option<String> {
+    let b = segment.as_bytes();
+    (0..b.len()).find_map(|start| {
+        if start > 0 && b[start - 1].is_ascii_digit() {
+            return None;
+        }
+        let year = segment.get(start..start + 4)?;
+        let sep = *b.get(start + 4)?;
+        if !is_year(year) || !matches!(sep, b'-' | b'_') {
+            return None;
+        }
+        let rest = &segment[start + 5..];
+        let month = leading_digits(rest);
+        let after_month = rest.as_bytes().get(month.len()).copied();
+        if !(1..=2).contains(&month.len()) || after_month != Some(sep) {
+            return None;
+        }
+        let day = leading_digits(&rest[month.len() + 1..]);
+        if !(1..=2).contains(&day.len()) {
+            return None;
+        }
+        ymd(year.parse().ok()?, month.parse().ok()?, day.parse().ok()?)
+    })
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::{url_date, ymd};
+    use proptest::prelude::*;
+
+    #[test]
+    fn days_in_paths() {
+        let day = |u: &str| url_date(u);
+        assert_eq!(
+            day("https://blog.rust-lang.org/2025/12/19/what-do-people-love").as_deref(),
+            Some("2025-12-19")
+        );
+        assert_eq!(
+            day("https://example.org/blog/2025/6/9/top-10").as_deref(),
+            Some("2025-06-09")
+        );
+        assert_eq!(
+            day("https://example.org/2025/12/19-slug.html").as_deref(),
+            Some("2025-12-19")
+        );
+        assert_eq!(
+            day("https://example.org/2025/12/19").as_deref(),
+            Some("2025-12-19")
+        );
+        assert_eq!(
+            day("https://blog.example.fr/articles/2025-12-15+Rust+GCC+backend").as_deref(),
+            Some("2025-12-15")
+        );
+        assert_eq!(
+            day("https://example.org/blog/2025_12_17_minisgl").as_deref(),
+            Some("2025-12-17")
+        );
+        // A month, an id, a query, an impossible day, a year out of range: nothing.
+        assert_eq!(day("https://example.org/2025/12/"), None);
+        assert_eq!(day("https://example.org/gear/a19663621/best-shoes/"), None);
+        assert_eq!(day("https://example.org/p/120251219x"), None);
+        assert_eq!(day("https://example.org/search?date=2025-12-19"), None);
+        assert_eq!(day("https://example.org/2025/02/30/slug"), None);
+        assert_eq!(day("https://example.org/1989/12/19/slug"), None);
+        assert_eq!(day("https://example.org/2025/12/190/slug"), None);
+        assert_eq!(day("https://example.org/x12025-12-19"), None);
+        assert_eq!(
+            day("https://example.org/2025-12-19-"),
+            Some("2025-12-19".into())
+        );
+        assert_eq!(day("https://example.org/2025-12-"), None);
+        assert_eq!(day("not a url"), None);
+    }
+
+    proptest! {
+        /// Every way a day is filed reads back as that day, whatever the slug around it.
+        #[test]
+        fn a_filed_day_reads_back(
+            y in 1990u32..=2099, m in 1u32..=12, d in 1u32..=28,
+            slug in "[a-z]{0,12}", pad in any::<bool>(),
+        ) {
+            let want = ymd(y, m, d);
+            let (mm, dd) = if pad { (format!("{m:02}"), format!("{d:02}")) } else { (m.to_string(), d.to_string()) };
+            for url in [
+                format!("https://example.org/{y}/{mm}/{dd}/{slug}"),
+                format!("https://example.org/news/{y}/{mm}/{dd}-{slug}"),
+                format!("https://example.org/posts/{slug}{y}-{mm}-{dd}"),
+                format!("https://example.org/posts/{y}_{mm}_{dd}_{slug}"),
+            ] {
+                prop_assert_eq!(url_date(&url), want.clone(), "{}", url);
+            }
+        }
+
+        /// A path without a four-digit run never gives a day; nor does any query.
+        #[test]
+        fn no_year_no_day(path in "[a-z0-9/_-]{0,30}", query in "[0-9/_-]{0,20}") {
+            let url = format!("https://example.org/{path}?q={query}");
+            let has_year = path.as_bytes().windows(4).any(|w| w.iter().all(u8::is_ascii_digit));
+            if !has_year {
+                prop_assert_eq!(url_date(&url), None);
+            }
+        }
+    }
+}

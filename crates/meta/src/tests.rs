@@ -278,6 +278,64 @@ fn byline_words_and_stray_marks_are_not_part_of_the_name() {
 }
 
 #[test]
+fn a_thread_s_date_is_its_first_post_s() {
+    let doc = |body: &str| {
+        chaff_dom::parse(format!("<html><body>{body}</body></html>").as_bytes()).expect("parses")
+    };
+    // phpBB: the page count and a member's join date come first; the first post's date wins
+    // over the reply's, and a trailing comma (vBulletin's "11-29-2024,") is no obstacle.
+    let page = doc(
+        "<p>Today is Mon Jan 01, 2024</p><h1>Pi 5 LEDs</h1><p>16 posts</p><p>Page 1 of 2</p>\
+         <p>Joined: Mon Mar 04, 2019</p><p>Sun Dec 17, 2023 11:18 am</p><p>How do I?</p>\
+         <p>Sun Dec 17, 2023 11:23 am</p>",
+    );
+    assert_eq!(first_post_date(&page).as_deref(), Some("2023-12-17"));
+    let page = doc("<h1>T</h1><p>#1</p><p>11-29-2024,</p><p>09:03 AM</p>");
+    assert_eq!(first_post_date(&page).as_deref(), Some("2024-11-29"));
+    // A board without an `<h1>` is read from the top; FluxBB writes ISO date-times.
+    let page = doc("<p>#1</p><p>2025-11-01 15:14:37</p><p>Registered: 2025-11-01</p>");
+    assert_eq!(
+        first_post_date(&page).as_deref(),
+        Some("2025-11-01 15:14:37")
+    );
+    // A date beyond the first sixty texts, or none at all: no date.
+    let far = format!("<h1>T</h1>{}<p>Sun Dec 17, 2023</p>", "<p>x</p>".repeat(60));
+    assert_eq!(first_post_date(&doc(&far)), None);
+    assert_eq!(
+        first_post_date(&doc("<h1>T</h1><p>Posted 3 days ago</p>")),
+        None
+    );
+}
+
+#[test]
+fn the_url_dates_a_page_that_markup_does_not() {
+    let page = "<html><head><title>T</title></head><body><h1>T</h1><p>text</p></body></html>";
+    let m = meta(
+        page,
+        Some("https://blog.example.org/2025/12/19/what-people-love/"),
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-12-19"));
+    assert_eq!(m.sources.get("published"), Some(&Source::Url));
+    // Markup wins over the URL, even a day apart.
+    let dated = "<html><head><meta property=\"article:published_time\" \
+                 content=\"2025-12-20T02:41:41+00:00\"></head><body><p>x</p></body></html>";
+    let m = meta(dated, Some("https://example.org/2025/12/19/late-post"));
+    assert_eq!(m.published.as_deref(), Some("2025-12-20T02:41:41+00:00"));
+    assert_eq!(m.sources.get("published"), Some(&Source::OpenGraph));
+    // So does a date written near the headline lose to the URL: the URL is where the site
+    // filed the post; a line under the headline is as often its last update.
+    let shown = "<html><body><h1>T</h1><p>Updated March 5, 2026</p></body></html>";
+    let m = meta(shown, Some("https://example.org/2025/12/19/post"));
+    assert_eq!(m.published.as_deref(), Some("2025-12-19"));
+    // No URL, no day in it: nothing.
+    assert_eq!(meta(page, None).published, None);
+    assert_eq!(
+        meta(page, Some("https://example.org/2025/12/")).published,
+        None
+    );
+}
+
+#[test]
 fn a_thread_s_author_is_its_first_poster() {
     let doc = |body: &str| {
         chaff_dom::parse(format!("<html><body>{body}</body></html>").as_bytes()).expect("parses")
@@ -444,6 +502,32 @@ fn a_date_written_under_the_headline_when_markup_states_none() {
         "<p>paragraph</p>".repeat(20)
     );
     assert!(meta(&far, None).published.is_none());
+}
+
+#[test]
+fn a_date_labelled_as_an_update_only_when_no_other_is_near() {
+    let page = |near: &str| {
+        meta(
+            &format!("<html><body>{near}<p>Text of the story.</p></body></html>"),
+            None,
+        )
+        .published
+    };
+    // The dateline above the headline wins over the update line beside it.
+    let both = "<p>DECEMBER 22, 2022</p><p>Updated: JANUARY 02, 2026</p><h1>Ten ways</h1>";
+    assert_eq!(page(both).as_deref(), Some("2022-12-22"));
+    // The label in a text of its own before the date; the date after it is the first
+    // unlabelled one, below the headline.
+    let split = "<h1>Ten ways</h1><span>Last updated</span><span>Jan 2, 2026</span>\
+                 <p>Published March 5, 2021</p>";
+    assert_eq!(page(split).as_deref(), Some("2021-03-05"));
+    // An update line alone is still the page's date.
+    let alone = "<h1>Ten ways</h1><p>Updated on November 20, 2025</p>";
+    assert_eq!(page(alone).as_deref(), Some("2025-11-20"));
+    // A long text before a date labels nothing.
+    let long = "<h1>Ten ways</h1><p>We reviewed every one of these, and here they are</p>\
+                <p>Jan 2, 2026</p><p>March 5, 2021</p>";
+    assert_eq!(page(long).as_deref(), Some("2026-01-02"));
 }
 
 #[test]
