@@ -557,10 +557,7 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
 /// whose thread it is ([`read`] drops them); the first of them is the one who started it.
 /// Callers ask only of pages they know to be threads.
 pub fn first_poster(doc: &Document) -> Option<String> {
-    let start = doc
-        .ids()
-        .find(|&id| doc.is_tag(id, "h1"))
-        .map_or(0, |h1| doc.subtree_end(h1).index());
+    let start = after_first_h1(doc);
     doc.ids()
         .skip(start)
         .filter(|&id| doc.is_element(id))
@@ -584,19 +581,25 @@ const FIRST_POST_TEXTS: usize = 60;
 /// carries a date, and the first after the headline is the opening post's, the thread's
 /// own. Callers ask only of pages they know to be threads, as for [`first_poster`].
 pub fn first_post_date(doc: &Document) -> Option<String> {
-    let start = doc
-        .ids()
-        .find(|&id| doc.is_tag(id, "h1"))
-        .map_or(0, |h1| doc.subtree_end(h1).index());
+    let start = after_first_h1(doc);
     texts(doc, doc.ids().skip(start))
         .take(FIRST_POST_TEXTS)
-        .find_map(|t| {
-            let short = t.split_whitespace().count() <= 10;
-            if !short || !t.bytes().any(|b| b.is_ascii_digit()) || names_a_membership(t) {
-                return None;
-            }
-            crate::dates::normalize_date(t.trim_end_matches([',', ';', '.', '|']))
-        })
+        .filter(|t| !names_a_membership(t))
+        .find_map(|t| short_date(t.trim_end_matches([',', ';', '.', '|']), 10))
+}
+
+/// The node after the page's first `<h1>`, or the first node when it has none: where a
+/// thread's posts are looked for.
+fn after_first_h1(doc: &Document) -> usize {
+    doc.ids()
+        .find(|&id| doc.is_tag(id, "h1"))
+        .map_or(0, |h1| doc.subtree_end(h1).index())
+}
+
+/// The date a short text (at most `max_words` words, a digit among them) reads as.
+fn short_date(t: &str, max_words: usize) -> Option<String> {
+    let dated = t.bytes().any(|b| b.is_ascii_digit()) && t.split_whitespace().count() <= max_words;
+    dated.then(|| crate::dates::normalize_date(t)).flatten()
 }
 
 /// Whether a text gives when a member joined rather than when something was posted.
@@ -758,11 +761,7 @@ pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Strin
 /// update ("Updated: January 2, 2026", or "Last updated" in the text before it) only when
 /// no other date is near.
 fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
-    let read = |t: &str| {
-        let short = t.split_whitespace().count() <= 8;
-        let dated = short && t.chars().any(|c| c.is_ascii_digit());
-        dated.then(|| crate::dates::normalize_date(t)).flatten()
-    };
+    let read = |t: &str| short_date(t, 8);
     let end = doc.subtree_end(h1).index();
     let after: Vec<&str> = texts(doc, doc.ids().skip(end)).take(12).collect();
     let before: Vec<&str> = texts(doc, doc.ids().take(h1.index()).rev())
