@@ -531,6 +531,29 @@ fn a_date_labelled_as_an_update_only_when_no_other_is_near() {
 }
 
 #[test]
+fn a_label_before_a_date_in_digits() {
+    let near = |line: &str| {
+        meta(
+            &format!("<html><body><h1>Movers</h1><p>{line}</p><p>Text.</p></body></html>"),
+            None,
+        )
+        .published
+    };
+    assert_eq!(near("Updated: 10/31/2024").as_deref(), Some("2024-10-31"));
+    assert_eq!(
+        near("by Jon Foster - Updated: 2025-09-13").as_deref(),
+        Some("2025-09-13")
+    );
+    assert_eq!(
+        near("Posted 2025-12-17, 09:14").as_deref(),
+        Some("2025-12-17")
+    );
+    // Still no guess where day and month could be either, and no date from a count.
+    assert_eq!(near("Updated: 3/4/2025"), None);
+    assert_eq!(near("Read in 5 minutes"), None);
+}
+
+#[test]
 fn a_dateline_above_the_headline_when_none_follows_it() {
     let above = |between: &str| {
         meta(
