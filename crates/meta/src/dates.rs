@@ -176,7 +176,7 @@ fn in_words(s: &str) -> Option<String> {
         .parse::<u32>()
         .ok()?;
     let day_of = |w: &&str| -> Option<u32> {
-        let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+        let digits = leading_digits(w);
         let rest = &w[digits.len()..];
         let suffix_ok = matches!(rest, "" | "st" | "nd" | "rd" | "th" | "er" | "o" | "º");
         let d: u32 = digits.parse().ok()?;
@@ -218,6 +218,7 @@ pub(crate) fn url_date(url: &str) -> Option<String> {
         .or_else(|| segments.iter().find_map(|s| dashed_day(s)))
 }
 
+/// The ASCII digits a text starts with (the day of "5th", the day of a URL's `19-slug`).
 fn leading_digits(s: &str) -> &str {
     let end = s
         .bytes()

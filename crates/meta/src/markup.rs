@@ -614,7 +614,7 @@ fn short_date(t: &str, max_words: usize) -> Option<String> {
 
 /// Whether a text gives when a member joined rather than when something was posted.
 fn names_a_membership(t: &str) -> bool {
-    let head: String = t.chars().take(16).collect::<String>().to_lowercase();
+    let head = t.chars().take(16).collect::<String>().to_lowercase();
     ["joined", "registered", "member since", "join date"]
         .iter()
         .any(|w| head.contains(w))
@@ -774,7 +774,6 @@ pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Strin
 /// update ("Updated: January 2, 2026", or "Last updated" in the text before it) only when
 /// no other date is near.
 fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
-    let read = |t: &str| short_date(t, 8);
     let end = doc.subtree_end(h1).index();
     let after: Vec<&str> = texts(doc, doc.ids().skip(end)).take(12).collect();
     let before: Vec<&str> = texts(doc, doc.ids().take(h1.index()).rev())
@@ -783,7 +782,9 @@ fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
     let mut update = None;
     for (list, reversed) in [(&after, false), (&before, true)] {
         for (k, t) in list.iter().enumerate() {
-            let Some(date) = read(t) else { continue };
+            let Some(date) = short_date(t, 8) else {
+                continue;
+            };
             // The text just before this one as the page reads, a label of its own.
             let label = if reversed {
                 list.get(k + 1)
