@@ -159,6 +159,27 @@ fn numeric(s: &str) -> Option<String> {
     }
 }
 
+/// Whether a word (any case) is a month's name in [`MONTHS`], or an English weekday's (in
+/// full or cut to three letters).
+pub(crate) fn is_month_or_weekday(word: &str) -> bool {
+    const DAYS: [&str; 7] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    MONTHS
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case(word))
+        || DAYS.iter().any(|d| {
+            d.eq_ignore_ascii_case(word)
+                || (word.len() == 3 && d.as_bytes()[..3].eq_ignore_ascii_case(word.as_bytes()))
+        })
+}
+
 /// A month's name with a day and a four-digit year around it.
 fn in_words(s: &str) -> Option<String> {
     let lower = s.to_lowercase();

@@ -107,6 +107,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
     let mut time_seen = false;
     let mut author_item = None;
     let mut written_by = None;
+    let mut bylines: Vec<(NodeId, String)> = Vec::new();
     // The tag is read once per element, and compared as an interned atom (an integer):
     // this loop sees every element of every page.
     for id in doc.ids().filter(|&id| doc.is_element(id)) {
@@ -124,7 +125,9 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
             read_meta(doc, id, c, &mut push, &mut written_by);
             continue;
         } else if is_link || *tag == local_name!("link") {
-            read_link(doc, id, c, &mut push);
+            if let Some(name) = read_link(doc, id, c) {
+                bylines.push((id, name));
+            }
         } else if *tag == local_name!("time") {
             time_seen |= read_time(doc, id, c, time_seen);
         } else if *tag == local_name!("h1") {
@@ -132,18 +135,14 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
         }
         read_itemprop(doc, id, c, &mut push, &mut author_item);
         if let Some(name) = byline(doc, id, is_link) {
-            push("authors", Source::Html, name);
+            bylines.push((id, name));
         }
     }
+    let names = page_bylines(doc, &bylines, &found.h1s);
+    if !names.is_empty() {
+        lists.push(("authors", Source::Html, names));
+    }
     for (field, source, values) in lists {
-        // Bylines and author links all over a page are a listing's, not the page's author.
-        if field == "authors" && source == Source::Html {
-            let distinct: std::collections::HashSet<String> =
-                values.iter().map(|v| v.to_lowercase()).collect();
-            if distinct.len() > 2 {
-                continue;
-            }
-        }
         let values = if field == "tags" && source == Source::Meta {
             values
                 .iter()
@@ -157,6 +156,65 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
     }
     found
 }
+
+/// The page's authors among the bylines found (element, name; in document order).
+/// - A marked element that holds another (`<div class="author">` around `<span
+///   class="author-name">`) gives way to the inner one: its text runs on into a job title
+///   or a date.
+/// - A name that is another found name and more words ("Ann Lee Founder at Shop") is that
+///   name.
+/// - Bylines of more than two people are a listing's, or the comments', not the page's:
+///   then the page's author is the first byline after one of its first four `<h1>`s, if no
+///   more than [`NEAR_H1`] texts lie between them.
+fn page_bylines(doc: &Document, bylines: &[(NodeId, String)], h1s: &[NodeId]) -> Vec<String> {
+    // Ids are in pre-order, so an element's marked descendants come right after it.
+    let inner: Vec<&(NodeId, String)> = bylines
+        .iter()
+        .enumerate()
+        .filter(|(k, (id, _))| {
+            bylines
+                .get(k + 1)
+                .is_none_or(|(next, _)| !doc.contains(*id, *next))
+        })
+        .map(|(_, b)| b)
+        .collect();
+    let lower: Vec<String> = inner.iter().map(|(_, n)| n.to_lowercase()).collect();
+    let shortest = |name: &str| -> usize {
+        lower
+            .iter()
+            .enumerate()
+            .filter(|(_, other)| {
+                name.len() > other.len()
+                    && name.starts_with(other.as_str())
+                    && name.as_bytes()[other.len()] == b' '
+            })
+            .map(|(k, _)| k)
+            .next()
+            .unwrap_or_else(|| lower.iter().position(|o| o == name).unwrap_or(0))
+    };
+    let named: Vec<usize> = lower.iter().map(|n| shortest(n)).collect();
+    let mut distinct = named.clone();
+    distinct.sort_by_key(|&k| &lower[k]);
+    distinct.dedup_by_key(|k| &lower[*k]);
+    if distinct.len() <= 2 {
+        return named.iter().map(|&k| inner[k].1.clone()).collect();
+    }
+    // The first byline after one of the first four `<h1>`s (a logo's, a section's, then
+    // the article's), close to it.
+    h1s.iter()
+        .take(4)
+        .find_map(|&h1| {
+            let ((id, _), &k) = inner.iter().zip(&named).find(|((id, _), _)| *id > h1)?;
+            let from = doc.subtree_end(h1).index();
+            let ids = doc.ids().skip(from).take(id.index().saturating_sub(from));
+            (texts(doc, ids).count() <= NEAR_H1).then(|| vec![inner[k].1.clone()])
+        })
+        .unwrap_or_default()
+}
+
+/// How many texts may stand between the headline and the byline [`page_bylines`] takes on
+/// a page of many bylines.
+const NEAR_H1: usize = 12;
 
 /// Reads one `<meta>`. `written_by` remembers which Twitter card label says "Written by"
 /// (`twitter:label1`), so that the matching `twitter:data1` is read as the author.
@@ -217,16 +275,11 @@ fn read_meta(
     }
 }
 
-fn read_link(
-    doc: &Document,
-    id: NodeId,
-    c: &mut Candidates,
-    push: &mut impl FnMut(&'static str, Source, String),
-) {
+/// Reads a link's `rel`: the canonical URL and the license into `c`; a `rel=author` link's
+/// name is returned, a byline like the others ([`page_bylines`]).
+fn read_link(doc: &Document, id: NodeId, c: &mut Candidates) -> Option<String> {
     // Most links have no `rel`; they are passed over without lower-casing anything.
-    let Some(rel) = doc.attr(id, "rel") else {
-        return;
-    };
+    let rel = doc.attr(id, "rel")?;
     let rel = rel.to_ascii_lowercase();
     let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
     let href = doc
@@ -247,9 +300,10 @@ fn read_link(
     if doc.is_tag(id, "a") && rels.contains(&"author") {
         let name = doc.subtree_text(id);
         if is_name(&name) {
-            push("authors", Source::Html, name.trim().to_string());
+            return Some(name.trim().to_string());
         }
     }
+    None
 }
 
 /// A `<time>`: `itemprop=datePublished|dateModified` (microdata), else the first `<time
@@ -327,7 +381,10 @@ fn read_itemprop(
         };
         let name = strip_by(&name);
         let item = owning_item(doc, id);
-        if is_name(&name) && *author_item.get_or_insert(item) == item {
+        // An `itemprop=name` says what it holds: a forum's handle ("JWoodguy13") is a name
+        // there, though a byline's digits are most often its date.
+        let named_ok = named.is_some() && is_handle(&name);
+        if (named_ok || is_name(&name)) && *author_item.get_or_insert(item) == item {
             push("authors", Source::Microdata, name);
         }
     }
@@ -368,8 +425,45 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
     if !marked || surely_more_words(doc, id, BYLINE_WORDS) {
         return None;
     }
-    let name = strip_by(&doc.subtree_text(id));
-    is_name(&name).then_some(name)
+    // The texts apart, as a reader sees them (`<span>Ann Lee</span><span>May 5</span>`).
+    let text: Vec<&str> = doc
+        .descendants(id)
+        .filter(|&d| doc.is_text(d))
+        .map(|d| doc.text(d))
+        .collect();
+    let name = strip_by(&text.join(" "));
+    // A joint left of a list of names ("& Ann Lee" in its own element, ": Ann Lee" after
+    // "Posted by").
+    let name = name.trim_start_matches(['&', ':', ',']).trim_start();
+    if is_name(name) || author_link && is_name_in_any_case(name) {
+        return Some(name.to_string());
+    }
+    let name = before_a_date(up_to(name, &NAME_ENDS));
+    let ok = if author_link {
+        is_name_in_any_case(name)
+    } else {
+        is_name(name)
+    };
+    ok.then(|| name.to_string())
+}
+
+/// A byline's text up to the date it goes on to ("Ann Lee 4 August 2010", "Ann Lee March
+/// 5, 2024"): the words before the first that starts with a digit, less a month's name at
+/// their end.
+fn before_a_date(s: &str) -> &str {
+    let digit = s
+        .split_whitespace()
+        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        .map_or(s.len(), |w| w.as_ptr() as usize - s.as_ptr() as usize);
+    let mut head = s[..digit].trim_end();
+    // "March" of "March 5", "Sat" of "Sat, 20 Dec".
+    while let Some(last) = head.split_whitespace().next_back()
+        && crate::dates::is_month_or_weekday(last.trim_end_matches(['.', ',']))
+    {
+        head = head[..head.len() - last.len()].trim_end();
+    }
+    head.trim_end_matches([',', '·', '|', '-', '–', '—'])
+        .trim_end()
 }
 
 /// Whether a link's `href` has `/author/` or `/authors/` in it: one search for `/author`,
@@ -455,8 +549,9 @@ fn names_a_byline(value: &str) -> bool {
 
 fn strip_by(s: &str) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A footnote's star too ("Ann Lee, MD*").
     let s = s
-        .trim_end_matches(['-', '–', '—', '|', ','])
+        .trim_end_matches(['-', '–', '—', '|', ',', '*'])
         .trim_end()
         .to_string();
     // "BySummer Swann": a byline whose markup left no space after "By".
@@ -467,6 +562,9 @@ fn strip_by(s: &str) -> String {
     }
     let lower = s.to_lowercase();
     for p in [
+        "view all posts by",
+        "all posts by",
+        "more posts by",
         "written by",
         "text by",
         "words by",
@@ -491,28 +589,73 @@ fn strip_by(s: &str) -> String {
     s
 }
 
-/// A person's or a desk's name: one to six words, no digits, not a URL.
+/// A person's or a desk's name: one to six words, the first letter first (or a handle's
+/// `@`), no digits, not a URL.
 fn is_name(s: &str) -> bool {
+    is_name_in_any_case(s)
+        && (s.split_whitespace().nth(1).is_none() || s.split_whitespace().all(capitalised_or_short))
+}
+
+/// [`is_name`] but for its capitals: what a link to an author's page may hold ("crazy
+/// lennys" of `/author/crazylennys/`).
+fn is_name_in_any_case(s: &str) -> bool {
     let words = s.split_whitespace().count();
     (1..=6).contains(&words)
+        && s.starts_with(|c: char| c.is_alphabetic() || c == '@')
         && !s
             .chars()
             .any(|c| c.is_ascii_digit() || matches!(c, '*' | '|' | ':' | '®' | '©'))
         && !looks_like_url(s)
         && !is_label(s)
-        && (words == 1 || s.split_whitespace().all(capitalised_or_short))
+        && !s.split_whitespace().next().is_some_and(|w| {
+            // A link's call to action ("View more posts", "See profile").
+            ["view", "see", "more", "read", "follow"]
+                .iter()
+                .any(|v| w.eq_ignore_ascii_case(v))
+        })
 }
 
-/// Words a form or a dateline writes where a name could stand ("Name", "Updated").
+/// A user's handle: one word of letters, digits and `_.-`, with a letter, at most 40
+/// characters, not a label ([`is_label`]).
+fn is_handle(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 40
+        && !is_label(s)
+        && s.chars().any(char::is_alphabetic)
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Words a form, a dateline or a board's buttons write where a name could stand ("Name",
+/// "Updated", "Topic Author", "Sign Up").
 fn is_label(s: &str) -> bool {
-    ["name", "updated", "published", "author"]
-        .iter()
-        .any(|l| s.eq_ignore_ascii_case(l))
+    [
+        "name",
+        "updated",
+        "published",
+        "author",
+        "by",
+        "posted by",
+        "written by",
+        "topic author",
+        "logged",
+        "log in",
+        "sign in",
+        "sign up",
+        "register",
+        "reply",
+        "quote",
+    ]
+    .iter()
+    .any(|l| s.eq_ignore_ascii_case(l))
 }
 
-/// A word of a person's name: capitalised, or a short particle ("van", "de", "and").
+/// A word of a person's name: capitalised, or a short particle ("van", "de", "and"), or
+/// the "with" between two authors, or a desk's word ("The Currency editors").
 fn capitalised_or_short(word: &str) -> bool {
-    word.chars().count() <= 3 || !word.chars().next().is_some_and(char::is_lowercase)
+    word.chars().count() <= 3
+        || matches!(word, "with" | "editors" | "staff" | "team")
+        || !word.chars().next().is_some_and(char::is_lowercase)
 }
 
 fn looks_like_url(s: &str) -> bool {
@@ -566,7 +709,8 @@ pub fn first_poster(doc: &Document) -> Option<String> {
         .find_map(|id| {
             let name = doc.subtree_text(id);
             let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-            is_name(&name).then_some(name)
+            // A poster's element holds the handle alone, digits and all ("chunix64").
+            (is_name(&name) || is_handle(&name)).then_some(name)
         })
 }
 
@@ -653,11 +797,12 @@ fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
 /// with several `<h1>`s (a logo's, a section's, then the article's) is read after each of
 /// its first four in turn, as [`date_near_headline`] reads them. Failing that, an author
 /// line further down ([`labelled_author`]).
-pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
+pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Vec<String>> {
     let first = *h1s.first()?;
     h1s.iter()
         .take(4)
         .find_map(|&h1| byline_after(doc, h1))
+        .map(|name| name.map(|n| vec![n]))
         .unwrap_or_else(|| labelled_author(doc, doc.subtree_end(first).index()))
 }
 
@@ -672,16 +817,21 @@ fn byline_after(doc: &Document, h1: NodeId) -> Option<Option<String>> {
             continue;
         }
         let lower = t.to_lowercase();
-        let label = lower.trim_end_matches(':').trim_end();
+        let label = lower
+            .trim_end_matches(':')
+            .trim_end()
+            .trim_start_matches(|c: char| !c.is_alphanumeric());
         if matches!(
             label,
-            "by" | "written by" | "posted by" | "published by" | "author"
+            "by" | "written by" | "posted by" | "published by" | "author" | "started by"
         ) {
             let name = texts.next().map(strip_by);
             return Some(name.filter(|n| is_name(n)));
         }
         let stripped = strip_by(t);
-        if stripped.len() < t.len() {
+        // Told apart by what is left besides blanks: a text broken over lines is no byline.
+        let marks = |s: &str| s.chars().filter(|c| !c.is_whitespace()).count();
+        if marks(&stripped) < marks(t) {
             let name = up_to(&stripped, &NAME_ENDS);
             if is_name(name) {
                 return Some(Some(name.to_string()));
@@ -721,7 +871,7 @@ const AUTHOR_LABELS: [&str; 8] = [
 /// this found the author on 8 more of the pages whose gold names one, all right, and on
 /// none of the pages whose gold names none (author lenient 80.0% to 81.1% with each page
 /// typed by the fold model that did not see its domain).
-fn labelled_author(doc: &Document, after: usize) -> Option<String> {
+fn labelled_author(doc: &Document, after: usize) -> Option<Vec<String>> {
     let mut texts = texts(doc, doc.ids().skip(after));
     while let Some(t) = texts.next() {
         let starts = |label: &str| {
@@ -729,7 +879,15 @@ fn labelled_author(doc: &Document, after: usize) -> Option<String> {
                 .get(..label.len())
                 .is_some_and(|b| b.eq_ignore_ascii_case(label.as_bytes()))
         };
-        let Some(label) = AUTHOR_LABELS.iter().find(|l| starts(l)) else {
+        // "Author" alone, a heading over the name ("Author" / "Ann Lee").
+        let alone = ["author", "authors", "author(s)"]
+            .iter()
+            .any(|l| t.eq_ignore_ascii_case(l));
+        let Some(label) = AUTHOR_LABELS
+            .iter()
+            .find(|l| starts(l))
+            .or(alone.then_some(&t))
+        else {
             continue;
         };
         if t.split_whitespace().count() > 10 {
@@ -738,12 +896,27 @@ fn labelled_author(doc: &Document, after: usize) -> Option<String> {
         // The labels are ASCII, so their length is a character boundary.
         let rest = t[label.len()..].trim_start().trim_start_matches(':').trim();
         let name = match rest {
+            // A plural heading over a list of names, one per text.
+            "" if label.len() > "author".len() && alone => {
+                let first = strip_by(texts.next()?);
+                if !is_name(&first) {
+                    continue;
+                }
+                let mut names = vec![first];
+                while names.len() < 6
+                    && let Some(next) = texts.next()
+                    && looks_like_a_person(next)
+                {
+                    names.push(next.to_string());
+                }
+                return Some(names);
+            }
             "" => strip_by(texts.next()?),
             rest => rest.to_string(),
         };
         let name = up_to(up_to(&name, &NAME_ENDS), &[", "]).trim_end_matches('.');
         if is_name(name) {
-            return Some(name.to_string());
+            return Some(vec![name.to_string()]);
         }
     }
     None
@@ -802,12 +975,135 @@ fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
     update
 }
 
+/// A name printed beside the date near the headline, with no byline's word ("Julian K.
+/// Arni" over "Dec 17, 2025"; "2025-12-17 · Trond Teigen"): the text just before or just
+/// after the date's (or a part of the date's own text, cut at a separator) that looks like
+/// a person's name ([`looks_like_a_person`]). Read near each of the first four `<h1>`s, as
+/// [`date_near_headline`] reads them.
+pub(crate) fn name_beside_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
+    h1s.iter().take(4).find_map(|&h1| {
+        let end = doc.subtree_end(h1).index();
+        let after: Vec<(NodeId, &str)> = text_nodes(doc, doc.ids().skip(end)).take(12).collect();
+        let before: Vec<(NodeId, &str)> = text_nodes(doc, doc.ids().take(h1.index()).rev())
+            .take(4)
+            .collect();
+        [after, before].iter().find_map(|list| {
+            // A dateline may hold a name and a role too ("Ann Lee | Senior Writer | July 2,
+            // 2025"): twelve words, not the eight of a date alone.
+            let k = list.iter().position(|(_, t)| short_date(t, 12).is_some())?;
+            let own = list[k].1;
+            let parts = SEPARATORS_OF_A_DATELINE
+                .iter()
+                .find(|sep| own.contains(**sep))
+                .map(|sep| own.split(*sep).collect::<Vec<_>>())
+                .unwrap_or_default();
+            // A neighbour in a link is a category or a section, unless the link goes to a
+            // person's page.
+            // Separators in elements of their own ("2025-12-17", "·", "Ann Lee") are passed.
+            let beside = |step: &dyn Fn(usize) -> Option<usize>| {
+                let mut j = step(k)?;
+                while list.get(j)?.1.chars().all(|c| !c.is_alphanumeric()) {
+                    j = step(j)?;
+                }
+                list.get(j)
+            };
+            let near = [beside(&|j| j.checked_sub(1)), beside(&|j| Some(j + 1))]
+                .into_iter()
+                .flatten()
+                .filter(|(id, _)| !in_a_link_elsewhere(doc, *id))
+                .map(|(_, t)| *t);
+            parts
+                .into_iter()
+                .chain(near)
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .find_map(|t| {
+                    // "Ann Lee in <a>Category</a>".
+                    let name = up_to(&t, &[" on behalf", " | ", ", "]);
+                    let name = name.strip_suffix(" in").unwrap_or(name).trim();
+                    looks_like_a_person(name).then(|| name.to_string())
+                })
+        })
+    })
+}
+
+/// Whether a text node lies in a link (within three levels) that does not go to a
+/// person's page.
+fn in_a_link_elsewhere(doc: &Document, id: NodeId) -> bool {
+    const PEOPLE: [&str; 8] = [
+        "/author",
+        "/reviewer",
+        "/people/",
+        "/team/",
+        "/user",
+        "/u/",
+        "/members/",
+        "/profile",
+    ];
+    doc.ancestors(id)
+        .take(3)
+        .find(|&a| doc.is_tag(a, "a"))
+        .is_some_and(|a| {
+            let href = doc.attr(a, "href").unwrap_or("").to_ascii_lowercase();
+            !PEOPLE.iter().any(|p| href.contains(p))
+        })
+}
+
+/// What separates a date from a name in one text ("Dec. 19, 2025 · Ann Lee").
+const SEPARATORS_OF_A_DATELINE: [&str; 4] = [" · ", " | ", " • ", " — "];
+
+/// A stricter [`is_name`]: two to four words, each capitalised (or an initial, or a
+/// particle such as "van"), no month or weekday, no word a page's furniture uses.
+fn looks_like_a_person(s: &str) -> bool {
+    const PARTICLES: [&str; 8] = ["van", "von", "de", "der", "da", "di", "la", "le"];
+    const NOT_NAMES: [&str; 16] = [
+        "read",
+        "share",
+        "min",
+        "minute",
+        "minutes",
+        "news",
+        "home",
+        "blog",
+        "posted",
+        "updated",
+        "published",
+        "comments",
+        "by",
+        "the",
+        "and",
+        "team",
+    ];
+    let words: Vec<&str> = s.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && is_name(s)
+        && !s.contains(['&', '/', '(', ')', '@', '#', '!', '?'])
+        && words.iter().all(|w| {
+            let bare = w.trim_end_matches(['.', ',']);
+            !crate::dates::is_month_or_weekday(bare)
+                && !NOT_NAMES.iter().any(|n| n.eq_ignore_ascii_case(bare))
+                && (PARTICLES.contains(&bare)
+                    || bare.starts_with(|c: char| c.is_uppercase())
+                        && bare.chars().skip(1).all(char::is_alphabetic)
+                    || bare.len() == 1 && bare.starts_with(|c: char| c.is_uppercase()))
+        })
+}
+
 /// Whether a text says that what follows is when the page was last changed.
 fn says_updated(t: &str) -> bool {
     let lower = t.to_lowercase();
     ["updated", "modified", "revised", "reviewed"]
         .iter()
         .any(|w| lower.contains(w))
+}
+
+/// [`texts`] with the text nodes' ids.
+fn text_nodes<'d>(
+    doc: &'d Document,
+    ids: impl Iterator<Item = NodeId> + 'd,
+) -> impl Iterator<Item = (NodeId, &'d str)> + 'd {
+    ids.filter(|&id| doc.is_text(id))
+        .map(|id| (id, doc.text(id).trim()))
+        .filter(|(_, t)| !t.is_empty())
 }
 
 /// The texts of the text nodes among `ids`, in their order, trimmed, blank ones left out:

@@ -888,3 +888,203 @@ proptest::proptest! {
         proptest::prop_assert_eq!(title::title_key(&s), title_key_in_steps(&s));
     }
 }
+
+#[test]
+fn an_inner_byline_wins_over_the_box_around_it_and_longer_names_fold_onto_it() {
+    // The box's text runs on into a job title; the name's own element says the name.
+    let m = meta(
+        r#"<html><body><h1>Desk setup</h1><div class="author-box"><span class="author-name">Ann
+        Lee</span> <span class="role">Founder at Shop</span></div><p>Text.</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Ann Lee"]);
+    // Apart, a name and the same name with a title are one author.
+    let m = meta(
+        r#"<html><body><h1>Desk setup</h1><span class="byline">Ann Lee</span><p>Text.</p>
+        <div class="author-card">Ann Lee Senior Writer</div></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Ann Lee"]);
+}
+
+#[test]
+fn among_many_bylines_the_one_under_the_headline() {
+    let comments = r#"<ol><li><span class="comment-author">Greg Knight</span><p>Thanks.</p></li>
+        <li><span class="comment-author">Sam Poe</span><p>Which one?</p></li>
+        <li><span class="comment-author">Ida Bell</span><p>The left.</p></li></ol>"#;
+    let m = meta(
+        &format!(
+            r#"<html><body><h1>Standing desks tested</h1><p class="post-meta"><span
+            class="author"><a href="/blog/author/ryan/">Ryan Bald</a></span> 02 Feb 2026</p>
+            <p>Text.</p>{comments}</body></html>"#
+        ),
+        None,
+    );
+    assert_eq!(m.authors, ["Ryan Bald"]);
+    // The first byline far below the headline is a comment's: no author.
+    let story = "<p>Text of the story, long enough not to be a byline at all.</p>".repeat(14);
+    let m = meta(
+        &format!("<html><body><h1>Standing desks tested</h1>{story}{comments}</body></html>"),
+        None,
+    );
+    assert!(m.authors.is_empty(), "{:?}", m.authors);
+}
+
+#[test]
+fn a_byline_that_goes_on_to_its_date_gives_the_name_before_it() {
+    let byline = |inner: &str| {
+        meta(
+            &format!("<html><body><h1>Defer, panic</h1>{inner}<p>Text.</p></body></html>"),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(
+        byline(r#"<p class="author">Andrew Gerrand<br>4 August 2010</p>"#),
+        ["Andrew Gerrand"]
+    );
+    assert_eq!(
+        byline(
+            r#"<div class="author"><span>Luke Kim</span><small>December 17, 2025</small></div>"#
+        ),
+        ["Luke Kim"]
+    );
+    assert_eq!(
+        byline(r#"<p class="byline">Ann Lee March 5, 2024</p>"#),
+        ["Ann Lee"]
+    );
+    // A date alone, or its weekday, is no name.
+    assert!(byline(r#"<p class="byline">February 3, 2025</p>"#).is_empty());
+    assert!(byline(r#"<p class="byline">Sat, 20 Dec 2025</p>"#).is_empty());
+    // A byline's own word is no name, and a footnote's star is dropped.
+    assert_eq!(
+        byline(
+            r#"<span class="byline"><span class="byline__by">By</span> <a href="/people/ann">Ann Lee</a></span>"#
+        ),
+        ["Ann Lee"]
+    );
+    assert_eq!(
+        byline(r#"<p class="article_author">Written By Ann Lee, MD*</p>"#),
+        ["Ann Lee, MD"]
+    );
+}
+
+#[test]
+fn an_author_page_link_names_in_any_case_and_not_its_call_to_action() {
+    let link = |text: &str| {
+        meta(
+            &format!(
+                "<html><body><h1>Best e-bikes</h1><a href=\"/author/x/\">{text}</a><p>Text.</p></body></html>"
+            ),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(link("crazy lennys"), ["crazy lennys"]);
+    assert_eq!(link("View all posts by Ray Ansari"), ["Ray Ansari"]);
+    assert!(link("View more posts").is_empty());
+    // Outside such a link, a lower-case pair is no name.
+    let m = meta(
+        "<html><body><h1>Best e-bikes</h1><span class=\"author\">crazy lennys</span></body></html>",
+        None,
+    );
+    assert!(m.authors.is_empty());
+}
+
+#[test]
+fn a_forum_handle_is_a_name_where_markup_says_it_is_one() {
+    let m = meta(
+        r#"<html><body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">
+        <div itemprop="author" itemscope><span itemprop="name">JWoodguy13</span></div>
+        <div itemprop="comment" itemscope><div itemprop="author" itemscope><meta itemprop="name"
+        content="Tony B"></div></div></div></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["JWoodguy13"]);
+    // In a byline, digits are most often a date's: no name.
+    let m = meta(
+        "<html><body><h1>T</h1><span class=\"author\">JWoodguy13</span></body></html>",
+        None,
+    );
+    assert!(m.authors.is_empty());
+    // A poster's element with a handle; a badge's words are passed over.
+    let doc = chaff_dom::parse(
+        b"<html><body><h1>ISO size</h1><span class=\"username\">Topic Author</span>\
+          <span class=\"username\">chunix64</span><p>Why?</p></body></html>",
+    )
+    .expect("parses");
+    assert_eq!(first_poster(&doc).as_deref(), Some("chunix64"));
+}
+
+#[test]
+fn a_thread_started_by_a_member() {
+    let m = meta(
+        r#"<html><body><h1>Best server hosts</h1><p>Discussion in '<a href="forums/x/">Hosting
+        Advice</a>' started by <a href="members/pelex.1/" class="username">pelex</a>, Jan 2</p>
+        <p>Hello, I wanted to share a list.</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["pelex"], "{:?}", m.sources);
+}
+
+#[test]
+fn a_name_printed_beside_the_date_near_the_headline() {
+    let page = |html: &str| meta(&format!("<html><body>{html}</body></html>"), None).authors;
+    // Above the headline, in elements of their own.
+    assert_eq!(
+        page(
+            "<div><span>Dec 17, 2025</span><span>Julian K. Arni</span></div><h1>Attested builds</h1><p>Text.</p>"
+        ),
+        ["Julian K. Arni"]
+    );
+    // Separated by a mark in an element of its own, and a name and a role in the dateline.
+    assert_eq!(
+        page(
+            "<h1>The pilot has landed</h1><span>2025-12-17</span><span>·</span><span>Trond Teigen</span>"
+        ),
+        ["Trond Teigen"]
+    );
+    assert_eq!(
+        page(
+            "<h1>How AI is changing care</h1><p>Aaron Ricadela | Senior Writer | July 2, 2025</p>"
+        ),
+        ["Aaron Ricadela"]
+    );
+    assert_eq!(
+        page(
+            "<h1>Pricing guide</h1><p>Dec 26, 2025 <span>&bull;</span> Mahua Das\n in <a href=\"blog/pm\">Project management</a></p>"
+        ),
+        ["Mahua Das"]
+    );
+    // A category's link beside the date, a month, a furniture word: no author.
+    assert!(page(
+        "<h1>Are evangelists in heat</h1><a href=\"/category/nonessential-thoughts/\">Nonessential Thoughts</a><span>December 18, 2025</span>"
+    )
+    .is_empty());
+    assert!(page("<h1>Rain</h1><span>December 18, 2025</span><span>Read More</span>").is_empty());
+    // No date near the headline: a name-like text is not read as its author.
+    assert!(page("<h1>Rain</h1><span>Ann Lee</span><p>Text.</p>").is_empty());
+}
+
+#[test]
+fn an_author_heading_over_the_names() {
+    let story = "<p>Text of the story, long enough not to be a byline at all.</p>".repeat(14);
+    let page = |line: &str| {
+        meta(
+            &format!("<html><body><h1>Policies</h1>{story}{line}</body></html>"),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(
+        page("<h3>Author</h3><p>Lisa D. Ellis</p>"),
+        ["Lisa D. Ellis"]
+    );
+    assert_eq!(
+        page(
+            "<h6>Author(s)</h6><ul><li><a>John A. Alic</a></li><li><a>David C. Mowery</a></li>\
+             </ul><a>Download pdf</a>"
+        ),
+        ["John A. Alic", "David C. Mowery"]
+    );
+}
