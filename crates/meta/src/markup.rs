@@ -864,6 +864,9 @@ const AUTHOR_LABELS: [&str; 8] = [
     "contributors:",
 ];
 
+/// The first letters (lower case) of [`AUTHOR_LABELS`] and of the "Author" headings.
+const LABEL_STARTS: [u8; 4] = [b'a', b'c', b't', b'w'];
+
 /// An author line anywhere after the headline (from node index `after`): a short text (at
 /// most ten words) that starts with one of [`AUTHOR_LABELS`] and goes on with a name, or is
 /// the label alone with the name in the next text ("Article written by:" / "Ann Lee" at the
@@ -874,6 +877,16 @@ const AUTHOR_LABELS: [&str; 8] = [
 fn labelled_author(doc: &Document, after: usize) -> Option<Vec<String>> {
     let mut texts = texts(doc, doc.ids().skip(after));
     while let Some(t) = texts.next() {
+        // Every label starts with one of four letters: most texts are passed over on
+        // their first byte (this reads every text after the headline on pages that name
+        // no author).
+        if !t
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| LABEL_STARTS.contains(&(b | 0x20)))
+        {
+            continue;
+        }
         let starts = |label: &str| {
             t.as_bytes()
                 .get(..label.len())
@@ -1139,6 +1152,19 @@ mod byline_tests {
                     && !c.contains("avatar")
                     && !c.contains("bio")
             })
+    }
+
+    #[test]
+    fn every_author_label_starts_with_a_letter_the_line_reader_looks_at() {
+        for label in super::AUTHOR_LABELS
+            .iter()
+            .chain(&["author", "authors", "author(s)"])
+        {
+            assert!(
+                super::LABEL_STARTS.contains(&label.as_bytes()[0]),
+                "{label}"
+            );
+        }
     }
 
     #[test]
