@@ -5,6 +5,7 @@
 use chaff_dom::{Document, NodeId};
 use markup5ever::local_name;
 use memchr::memmem;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::{Candidates, Source};
@@ -179,38 +180,51 @@ fn page_bylines(doc: &Document, bylines: &[(NodeId, String)], h1s: &[NodeId]) ->
         .map(|(_, b)| b)
         .collect();
     let lower: Vec<String> = inner.iter().map(|(_, n)| n.to_lowercase()).collect();
-    let shortest = |name: &str| -> usize {
-        lower
-            .iter()
-            .enumerate()
-            .filter(|(_, other)| {
-                name.len() > other.len()
-                    && name.starts_with(other.as_str())
-                    && name.as_bytes()[other.len()] == b' '
+    // Each distinct name (lower case) with the text it was first found as.
+    let mut first: HashMap<&str, &str> = HashMap::new();
+    for (l, (_, name)) in lower.iter().zip(&inner) {
+        first.entry(l.as_str()).or_insert(name.as_str());
+    }
+    // The shortest other name a name goes on from ("Ann Lee" of "Ann Lee Senior Writer").
+    let fold = |name: &'_ str| -> String {
+        let name = first
+            .keys()
+            .filter(|o| {
+                name.len() > o.len() && name.starts_with(**o) && name.as_bytes()[o.len()] == b' '
             })
-            .map(|(k, _)| k)
-            .next()
-            .unwrap_or_else(|| lower.iter().position(|o| o == name).unwrap_or(0))
+            .min_by_key(|o| o.len())
+            .copied()
+            .unwrap_or(name);
+        first.get(name).map_or_else(String::new, |n| n.to_string())
     };
-    let named: Vec<usize> = lower.iter().map(|n| shortest(n)).collect();
-    let mut distinct = named.clone();
-    distinct.sort_by_key(|&k| &lower[k]);
-    distinct.dedup_by_key(|k| &lower[*k]);
-    if distinct.len() <= 2 {
-        return named.iter().map(|&k| inner[k].1.clone()).collect();
+    // Telling how many people the bylines name folds every two distinct names: a page of
+    // more than a few is a listing's or a thread's, whatever the folding gives.
+    if first.len() <= MAX_DISTINCT_BYLINES {
+        let mut people: Vec<String> = first.keys().map(|n| fold(n)).collect();
+        people.sort_unstable();
+        people.dedup();
+        if people.len() <= 2 {
+            return lower.iter().map(|l| fold(l)).collect();
+        }
     }
     // The first byline after one of the first four `<h1>`s (a logo's, a section's, then
     // the article's), close to it.
     h1s.iter()
         .take(4)
         .find_map(|&h1| {
-            let ((id, _), &k) = inner.iter().zip(&named).find(|((id, _), _)| *id > h1)?;
+            let k = inner.iter().position(|(id, _)| *id > h1)?;
             let from = doc.subtree_end(h1).index();
-            let ids = doc.ids().skip(from).take(id.index().saturating_sub(from));
-            (texts(doc, ids).count() <= NEAR_H1).then(|| vec![inner[k].1.clone()])
+            let ids = doc
+                .ids()
+                .skip(from)
+                .take(inner[k].0.index().saturating_sub(from));
+            (texts(doc, ids).count() <= NEAR_H1).then(|| vec![fold(&lower[k])])
         })
         .unwrap_or_default()
 }
+
+/// How many distinct names [`page_bylines`] folds onto each other at most.
+const MAX_DISTINCT_BYLINES: usize = 16;
 
 /// How many texts may stand between the headline and the byline [`page_bylines`] takes on
 /// a page of many bylines.
@@ -451,10 +465,11 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
 /// 5, 2024"): the words before the first that starts with a digit, less a month's name at
 /// their end.
 fn before_a_date(s: &str) -> &str {
+    // The first digit at a word's start.
     let digit = s
-        .split_whitespace()
-        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
-        .map_or(s.len(), |w| w.as_ptr() as usize - s.as_ptr() as usize);
+        .char_indices()
+        .find(|&(i, c)| c.is_ascii_digit() && (i == 0 || s[..i].ends_with(char::is_whitespace)))
+        .map_or(s.len(), |(i, _)| i);
     let mut head = s[..digit].trim_end();
     // "March" of "March 5", "Sat" of "Sat, 20 Dec".
     while let Some(last) = head.split_whitespace().next_back()
