@@ -448,7 +448,7 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
     let name = strip_by(&text.join(" "));
     // A joint left of a list of names ("& Ann Lee" in its own element, ": Ann Lee" after
     // "Posted by").
-    let name = name.trim_start_matches(['&', ':', ',']).trim_start();
+    let name = before_a_link_word(name.trim_start_matches(['&', ':', ',']).trim_start());
     if is_name(name) || author_link && is_name_in_any_case(name) {
         return Some(name.to_string());
     }
@@ -459,6 +459,36 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
         is_name(name)
     };
     ok.then(|| name.to_string())
+}
+
+/// A byline's text up to the first of its box's links ("Ann Lee View Profile Email RSS").
+fn before_a_link_word(s: &str) -> &str {
+    let mut end = s.len();
+    let mut at = 0;
+    for word in s.split(' ') {
+        let link_word = [
+            "view",
+            "email",
+            "e-mail",
+            "rss",
+            "feed",
+            "twitter",
+            "facebook",
+            "linkedin",
+            "website",
+            "profile",
+            "subscribe",
+            "follow",
+        ]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w));
+        if at > 0 && link_word {
+            end = at - 1;
+            break;
+        }
+        at += word.len() + 1;
+    }
+    s[..end].trim_end()
 }
 
 /// A byline's text up to the date it goes on to ("Ann Lee 4 August 2010", "Ann Lee March
@@ -645,6 +675,7 @@ fn is_handle(s: &str) -> bool {
 /// "Updated", "Topic Author", "Sign Up").
 fn is_label(s: &str) -> bool {
     [
+        "on",
         "name",
         "updated",
         "published",
@@ -660,6 +691,23 @@ fn is_label(s: &str) -> bool {
         "register",
         "reply",
         "quote",
+        // An author box's and a share bar's links.
+        "rss",
+        "feed",
+        "email",
+        "e-mail",
+        "tweet",
+        "twitter",
+        "facebook",
+        "linkedin",
+        "google +",
+        "google+",
+        "website",
+        "about",
+        "bio",
+        "profile",
+        "contact",
+        "subscribe",
     ]
     .iter()
     .any(|l| s.eq_ignore_ascii_case(l))
@@ -1043,7 +1091,7 @@ pub(crate) fn name_beside_date(doc: &Document, h1s: &[NodeId]) -> Option<String>
             let near = [beside(&|j| j.checked_sub(1)), beside(&|j| Some(j + 1))]
                 .into_iter()
                 .flatten()
-                .filter(|(id, _)| !in_a_link_elsewhere(doc, *id))
+                .filter(|(id, _)| !in_a_link_elsewhere(doc, *id) && !in_a_heading(doc, *id))
                 .map(|(_, t)| *t);
             parts
                 .into_iter()
@@ -1056,6 +1104,20 @@ pub(crate) fn name_beside_date(doc: &Document, h1s: &[NodeId]) -> Option<String>
                     looks_like_a_person(name).then(|| name.to_string())
                 })
         })
+    })
+}
+
+/// Whether a text node lies in a heading (within three levels): a post's title beside its
+/// date, not its author.
+fn in_a_heading(doc: &Document, id: NodeId) -> bool {
+    doc.ancestors(id).take(3).any(|a| {
+        let tag = doc.tag_atom(a);
+        *tag == local_name!("h1")
+            || *tag == local_name!("h2")
+            || *tag == local_name!("h3")
+            || *tag == local_name!("h4")
+            || *tag == local_name!("h5")
+            || *tag == local_name!("h6")
     })
 }
 
@@ -1088,7 +1150,8 @@ const SEPARATORS_OF_A_DATELINE: [&str; 4] = [" · ", " | ", " • ", " — "];
 /// particle such as "van"), no month or weekday, no word a page's furniture uses.
 fn looks_like_a_person(s: &str) -> bool {
     const PARTICLES: [&str; 8] = ["van", "von", "de", "der", "da", "di", "la", "le"];
-    const NOT_NAMES: [&str; 16] = [
+    const NOT_NAMES: [&str; 17] = [
+        "with",
         "read",
         "share",
         "min",

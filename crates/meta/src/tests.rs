@@ -983,6 +983,17 @@ fn an_author_page_link_names_in_any_case_and_not_its_call_to_action() {
     assert_eq!(link("crazy lennys"), ["crazy lennys"]);
     assert_eq!(link("View all posts by Ray Ansari"), ["Ray Ansari"]);
     assert!(link("View more posts").is_empty());
+    // An author box's feed and share links.
+    assert!(link("RSS").is_empty());
+    assert!(link("Twitter").is_empty());
+    // An author box's name with its links after it.
+    let m = meta(
+        r#"<html><body><h1>T</h1><div class="author"><span>Cord Jefferson</span><ul><li><a
+        href="/people/cj">View Profile</a></li><li><a href="/people/cj.xml">RSS</a></li></ul></div>
+        </body></html>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Cord Jefferson"]);
     // Outside such a link, a lower-case pair is no name.
     let m = meta(
         "<html><body><h1>Best e-bikes</h1><span class=\"author\">crazy lennys</span></body></html>",
@@ -1062,6 +1073,14 @@ fn a_name_printed_beside_the_date_near_the_headline() {
     )
     .is_empty());
     assert!(page("<h1>Rain</h1><span>December 18, 2025</span><span>Read More</span>").is_empty());
+    // A post's title in a heading beside its date (under a logo's `<h1>`), a sponsor's line.
+    assert!(page(
+        "<h1><a href=\"/\">Logo</a></h1><h2>Subscription Option Now Available</h2><p>July 17, 2012</p>"
+    )
+    .is_empty());
+    assert!(
+        page("<h1>Rain</h1><span>| 17 July 2012</span><span>IN ASSOCIATION WITH</span>").is_empty()
+    );
     // No date near the headline: a name-like text is not read as its author.
     assert!(page("<h1>Rain</h1><span>Ann Lee</span><p>Text.</p>").is_empty());
 }
