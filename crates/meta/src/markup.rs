@@ -449,12 +449,12 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
     // A joint left of a list of names ("& Ann Lee" in its own element, ": Ann Lee" after
     // "Posted by").
     let name = before_a_link_word(name.trim_start_matches(['&', ':', ',']).trim_start());
-    if is_name(name) || author_link && is_name_in_any_case(name) {
+    if is_name(name) || author_link && is_linked_name(name) {
         return Some(name.to_string());
     }
     let name = before_a_date(up_to(name, &NAME_ENDS));
     let ok = if author_link {
-        is_name_in_any_case(name)
+        is_linked_name(name)
     } else {
         is_name(name)
     };
@@ -611,6 +611,7 @@ fn strip_by(s: &str) -> String {
         "all posts by",
         "more posts by",
         "written by",
+        "penned by",
         "text by",
         "words by",
         "story by",
@@ -641,15 +642,21 @@ fn is_name(s: &str) -> bool {
         && (s.split_whitespace().nth(1).is_none() || s.split_whitespace().all(capitalised_or_short))
 }
 
-/// [`is_name`] but for its capitals: what a link to an author's page may hold ("crazy
-/// lennys" of `/author/crazylennys/`).
+/// What a link to an author's page may hold: a name, or one or two words in lower case
+/// ("crazy lennys" of `/author/crazylennys/`; a longer lower-case text is a link in a
+/// sentence: "chances of victory to").
+fn is_linked_name(s: &str) -> bool {
+    is_name(s) || is_name_in_any_case(s) && s.split_whitespace().nth(2).is_none()
+}
+
+/// [`is_name`] but for its capitals.
 fn is_name_in_any_case(s: &str) -> bool {
     let words = s.split_whitespace().count();
     (1..=6).contains(&words)
         && s.starts_with(|c: char| c.is_alphabetic() || c == '@')
         && !s
             .chars()
-            .any(|c| c.is_ascii_digit() || matches!(c, '*' | '|' | ':' | '®' | '©'))
+            .any(|c| c.is_ascii_digit() || matches!(c, '*' | '|' | ':' | '®' | '©' | '[' | ']'))
         && !looks_like_url(s)
         && !is_label(s)
         && !s.split_whitespace().next().is_some_and(|w| {

@@ -981,6 +981,8 @@ fn an_author_page_link_names_in_any_case_and_not_its_call_to_action() {
         .authors
     };
     assert_eq!(link("crazy lennys"), ["crazy lennys"]);
+    // A link in a sentence to an author's page.
+    assert!(link("chances of victory to").is_empty());
     assert_eq!(link("View all posts by Ray Ansari"), ["Ray Ansari"]);
     assert!(link("View more posts").is_empty());
     // An author box's feed and share links.
