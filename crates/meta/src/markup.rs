@@ -1215,9 +1215,7 @@ fn texts<'d>(
     doc: &'d Document,
     ids: impl Iterator<Item = NodeId> + 'd,
 ) -> impl Iterator<Item = &'d str> + 'd {
-    ids.filter(|&id| doc.is_text(id))
-        .map(|id| doc.text(id).trim())
-        .filter(|t| !t.is_empty())
+    text_nodes(doc, ids).map(|(_, t)| t)
 }
 
 #[cfg(test)]
