@@ -449,39 +449,45 @@ fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
     // A joint left of a list of names ("& Ann Lee" in its own element, ": Ann Lee" after
     // "Posted by").
     let name = before_a_link_word(name.trim_start_matches(['&', ':', ',']).trim_start());
-    if is_name(name) || author_link && is_linked_name(name) {
-        return Some(name.to_string());
-    }
-    let name = before_a_date(up_to(name, &NAME_ENDS));
-    let ok = if author_link {
-        is_linked_name(name)
-    } else {
-        is_name(name)
+    let named = |n: &str| {
+        if author_link {
+            is_linked_name(n)
+        } else {
+            is_name(n)
+        }
     };
-    ok.then(|| name.to_string())
+    let name = if named(name) {
+        name
+    } else {
+        before_a_date(up_to(name, &NAME_ENDS))
+    };
+    named(name).then(|| name.to_string())
 }
+
+/// The links an author's box or a share bar sets beside a name: never a name themselves
+/// ([`is_label`]), and where a byline's name ends ([`before_a_link_word`]).
+const AUTHOR_BOX_LINKS: [&str; 10] = [
+    "rss",
+    "feed",
+    "email",
+    "e-mail",
+    "twitter",
+    "facebook",
+    "linkedin",
+    "website",
+    "profile",
+    "subscribe",
+];
 
 /// A byline's text up to the first of its box's links ("Ann Lee View Profile Email RSS").
 fn before_a_link_word(s: &str) -> &str {
     let mut end = s.len();
     let mut at = 0;
     for word in s.split(' ') {
-        let link_word = [
-            "view",
-            "email",
-            "e-mail",
-            "rss",
-            "feed",
-            "twitter",
-            "facebook",
-            "linkedin",
-            "website",
-            "profile",
-            "subscribe",
-            "follow",
-        ]
-        .iter()
-        .any(|w| word.eq_ignore_ascii_case(w));
+        let link_word = AUTHOR_BOX_LINKS
+            .iter()
+            .chain(&["view", "follow"])
+            .any(|w| word.eq_ignore_ascii_case(w));
         if at > 0 && link_word {
             end = at - 1;
             break;
@@ -681,7 +687,7 @@ fn is_handle(s: &str) -> bool {
 /// Words a form, a dateline or a board's buttons write where a name could stand ("Name",
 /// "Updated", "Topic Author", "Sign Up").
 fn is_label(s: &str) -> bool {
-    [
+    const LABELS: [&str; 22] = [
         "on",
         "name",
         "updated",
@@ -698,26 +704,18 @@ fn is_label(s: &str) -> bool {
         "register",
         "reply",
         "quote",
-        // An author box's and a share bar's links.
-        "rss",
-        "feed",
-        "email",
-        "e-mail",
+        // An author box's and a share bar's links besides [`AUTHOR_BOX_LINKS`].
         "tweet",
-        "twitter",
-        "facebook",
-        "linkedin",
         "google +",
         "google+",
-        "website",
         "about",
         "bio",
-        "profile",
         "contact",
-        "subscribe",
-    ]
-    .iter()
-    .any(|l| s.eq_ignore_ascii_case(l))
+    ];
+    LABELS
+        .iter()
+        .chain(&AUTHOR_BOX_LINKS)
+        .any(|l| s.eq_ignore_ascii_case(l))
 }
 
 /// A word of a person's name: capitalised, or a short particle ("van", "de", "and"), or
