@@ -49,6 +49,7 @@ const META: &[(&str, &str, Source)] = &[
     ("publishdate", "published", Source::Meta),
     ("publish-date", "published", Source::Meta),
     ("publish_date", "published", Source::Meta),
+    ("published", "published", Source::Meta),
     ("date", "published", Source::Meta),
     ("sailthru.date", "published", Source::Meta),
     ("parsely-pub-date", "published", Source::Meta),

@@ -64,6 +64,25 @@ fn broken_json_ld_is_skipped_and_other_sources_answer() {
     assert!(m.page_type.is_none());
 }
 
+/// A `<meta name="published">` in words, as a blog's template writes it (Splunk's), is read
+/// and normalised like the other `<meta>` dates; without it the page states no date.
+#[test]
+fn a_meta_named_published_dates_the_page() {
+    let page = |head: &str| {
+        format!(
+            r#"<html><head>{head}<meta name="category" content="Learn"></head>
+            <body><h1>Data analysis tools</h1><p>Some words of the article.</p></body></html>"#
+        )
+    };
+    let m = meta(
+        &page(r#"<meta name="published" content="July 17, 2025">"#),
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2025-07-17"));
+    assert_eq!(m.sources["published"], Source::Meta);
+    assert!(meta(&page(""), None).published.is_none());
+}
+
 #[test]
 fn structured_markup_wins_over_meta_names_and_the_document() {
     let m = meta(
