@@ -61,6 +61,10 @@
 //! | the kept features without the pronouns / without the links and headings | 88.14% / 88.18% |
 //! | the kept features, 200 trees at rate 0.05 | 88.43% |
 //!
+//! The metadata then read more bylines and `<meta name="published">`, so the facts
+//! `has_authors` and `has_published` say yes on more pages; the built-in model was refitted
+//! by the recipe on them: 88.2% on the usual deal, 88.35% over the five (88.0% to 88.9%).
+//!
 //! The first table's later rows trade a little accuracy for time. The walk is kept cheap
 //! too (each distinct `class` value scanned once, runs of siblings compared by numbers,
 //! children counted at their parent, tags compared as atoms, months and pronouns looked up
