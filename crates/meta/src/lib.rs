@@ -312,7 +312,8 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         c.add("published", Source::Url, &d);
     }
     if c.best("published").is_none()
-        && let Some(d) = markup::date_near_headline(doc, &h1s)
+        && let Some(d) =
+            markup::date_near_headline(doc, &h1s).or_else(|| markup::labelled_date(doc, &h1s))
     {
         c.add("published", Source::Html, &d);
     }

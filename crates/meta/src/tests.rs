@@ -64,6 +64,63 @@ fn broken_json_ld_is_skipped_and_other_sources_answer() {
     assert!(m.page_type.is_none());
 }
 
+/// A date the page labels as its publication's, far from the headline: after the article,
+/// in one text or with the label in a text of its own. Labelled dates of different days are
+/// a list's, an update's label dates nothing here, and a label must be a word of its own.
+#[test]
+fn a_labelled_date_further_down_dates_the_page() {
+    // Twelve paragraphs: past the texts a dateline near the headline is looked for in.
+    let article =
+        "<p>A paragraph of the article that says nothing of when it was written.</p>".repeat(12);
+    let page = |after: &str| {
+        format!(
+            r#"<html><body><h1>Index types for academic journals</h1>{article}{after}</body></html>"#
+        )
+    };
+    let published = |after: &str| meta(&page(after), None).published;
+    assert_eq!(
+        published("<p>Posted on April 13, 2023</p>").as_deref(),
+        Some("2023-04-13")
+    );
+    assert_eq!(
+        published("<p>Posted on: January 14 2026</p>").as_deref(),
+        Some("2026-01-14")
+    );
+    assert_eq!(
+        published("<span>Published</span> <span>July 8, 2025</span>").as_deref(),
+        Some("2025-07-08")
+    );
+    // The same day twice (above and below the article) is still one date.
+    assert_eq!(
+        published("<p>Published 15 August 2025</p><p>Published 15 August 2025</p>").as_deref(),
+        Some("2025-08-15")
+    );
+    // A front page's posts, each with its own day.
+    assert_eq!(
+        published("<p>Posted Mar 6, 2026 by jzb</p><p>Posted Mar 5, 2026 by corbet</p>"),
+        None
+    );
+    assert_eq!(published("<p>Last updated: March 12, 2026</p>"), None);
+    assert_eq!(published("<p>Published in Science, 2019</p>"), None);
+    assert_eq!(published("<p>Postedit 12 May 2024</p>"), None);
+    // A long sentence that happens to start with the word is no label.
+    assert_eq!(
+        published(
+            "<p>Posted on a wall in the old town, the notice of 12 May 2024 told everyone \
+             where the market would be held that year</p>"
+        ),
+        None
+    );
+    // Nearer the headline, the dateline wins.
+    let m = meta(
+        r#"<html><body><h1>Title</h1><p>March 3, 2024</p><p>Text of the article.</p>
+        <p>Posted on April 13, 2023</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2024-03-03"));
+    assert_eq!(m.sources["published"], Source::Html);
+}
+
 /// A `<meta name="published">` in words, as a blog's template writes it (Splunk's), is read
 /// and normalised like the other `<meta>` dates; without it the page states no date.
 #[test]
