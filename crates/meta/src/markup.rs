@@ -936,6 +936,23 @@ const AUTHOR_LABELS: [&str; 8] = [
 /// The first letters (lower case) of [`AUTHOR_LABELS`] and of the "Author" headings.
 const LABEL_STARTS: [u8; 4] = [b'a', b'c', b't', b'w'];
 
+/// Whether `t` starts with one of `starts` (lower-case ASCII letters) in either case: the
+/// first byte of every label a reader looks for, so most texts are turned down on it.
+fn opens_with_one_of(t: &str, starts: &[u8]) -> bool {
+    t.as_bytes()
+        .first()
+        .is_some_and(|&b| starts.contains(&(b | 0x20)))
+}
+
+/// The first of `labels` (ASCII) that `t` starts with, in any ASCII case.
+fn label_at_start<'l>(t: &str, labels: &[&'l str]) -> Option<&'l str> {
+    labels.iter().copied().find(|l| {
+        t.as_bytes()
+            .get(..l.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(l.as_bytes()))
+    })
+}
+
 /// An author line anywhere after the headline (from node index `after`): a short text (at
 /// most ten words) that starts with one of [`AUTHOR_LABELS`] and goes on with a name, or is
 /// the label alone with the name in the next text ("Article written by:" / "Ann Lee" at the
@@ -949,27 +966,14 @@ fn labelled_author(doc: &Document, after: usize) -> Option<Vec<String>> {
         // Every label starts with one of four letters: most texts are passed over on
         // their first byte (this reads every text after the headline on pages that name
         // no author).
-        if !t
-            .as_bytes()
-            .first()
-            .is_some_and(|&b| LABEL_STARTS.contains(&(b | 0x20)))
-        {
+        if !opens_with_one_of(t, &LABEL_STARTS) {
             continue;
         }
-        let starts = |label: &str| {
-            t.as_bytes()
-                .get(..label.len())
-                .is_some_and(|b| b.eq_ignore_ascii_case(label.as_bytes()))
-        };
         // "Author" alone, a heading over the name ("Author" / "Ann Lee").
         let alone = ["author", "authors", "author(s)"]
             .iter()
             .any(|l| t.eq_ignore_ascii_case(l));
-        let Some(label) = AUTHOR_LABELS
-            .iter()
-            .find(|l| starts(l))
-            .or(alone.then_some(&t))
-        else {
+        let Some(label) = label_at_start(t, &AUTHOR_LABELS).or(alone.then_some(t)) else {
             continue;
         };
         if t.split_whitespace().count() > 10 {
@@ -1092,18 +1096,10 @@ pub(crate) fn labelled_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
     let mut found: Option<String> = None;
     while let Some(t) = texts.next() {
         // Most texts are passed over on their first byte.
-        if !t
-            .as_bytes()
-            .first()
-            .is_some_and(|&b| DATE_LABEL_STARTS.contains(&(b | 0x20)))
-        {
+        if !opens_with_one_of(t, &DATE_LABEL_STARTS) {
             continue;
         }
-        let Some(label) = DATE_LABELS.iter().find(|l| {
-            t.as_bytes()
-                .get(..l.len())
-                .is_some_and(|b| b.eq_ignore_ascii_case(l.as_bytes()))
-        }) else {
+        let Some(label) = label_at_start(t, &DATE_LABELS) else {
             continue;
         };
         if t.split_whitespace().count() > 10 {
