@@ -35,8 +35,8 @@ pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
 pub use error::DomError;
 pub use parse::{
-    DEFAULT_BYTES_PER_NODE, DEFAULT_NODE_FLOOR, NodeBudget, ParseOptions, TokenizerKind, parse,
-    parse_str, parse_with,
+    DEFAULT_BYTES_PER_NODE, DEFAULT_NODE_FLOOR, NodeBudget, ParseOptions, TokenizerKind,
+    is_heading, parse, parse_str, parse_with,
 };
 pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
 pub use text::{Segment, TextView};

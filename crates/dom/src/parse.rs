@@ -1063,7 +1063,8 @@ fn is_void_atom(name: &LocalName) -> bool {
     )
 }
 
-fn is_heading(name: &LocalName) -> bool {
+/// Whether an element's name is a heading's, `h1` to `h6`.
+pub fn is_heading(name: &LocalName) -> bool {
     matches!(
         *name,
         local_name!("h1")

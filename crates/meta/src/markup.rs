@@ -1105,13 +1105,20 @@ pub(crate) fn labelled_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
         if t.split_whitespace().count() > 10 {
             continue;
         }
+        // A label, and an "on" after it, are words of their own ("Posted" is no label of
+        // "Postedit").
+        let ends_a_word =
+            |s: &str| s.is_empty() || s.starts_with(|c: char| c.is_whitespace() || c == ':');
         // The labels are ASCII, so their length is a character boundary.
-        let rest = t[label.len()..].trim_start();
-        // The label's word ends there ("Posted" is no label of "Postedit").
-        if rest.len() == t.len() - label.len() && !rest.is_empty() && !rest.starts_with(':') {
+        let rest = &t[label.len()..];
+        if !ends_a_word(rest) {
             continue;
         }
-        let rest = rest.strip_prefix("on").map_or(rest, str::trim_start);
+        let rest = rest.trim_start();
+        let rest = rest
+            .strip_prefix("on")
+            .filter(|r| ends_a_word(r))
+            .map_or(rest, str::trim_start);
         let rest = rest.trim_start_matches(':').trim();
         let date = if rest.is_empty() {
             texts.next().and_then(|next| short_date(next, 8))
@@ -1197,15 +1204,9 @@ pub(crate) fn name_beside_date(doc: &Document, h1s: &[NodeId]) -> Option<String>
 /// Whether a text node lies in a heading (within three levels): a post's title beside its
 /// date, not its author.
 fn in_a_heading(doc: &Document, id: NodeId) -> bool {
-    doc.ancestors(id).take(3).any(|a| {
-        let tag = doc.tag_atom(a);
-        *tag == local_name!("h1")
-            || *tag == local_name!("h2")
-            || *tag == local_name!("h3")
-            || *tag == local_name!("h4")
-            || *tag == local_name!("h5")
-            || *tag == local_name!("h6")
-    })
+    doc.ancestors(id)
+        .take(3)
+        .any(|a| chaff_dom::is_heading(doc.tag_atom(a)))
 }
 
 /// Whether a text node lies in a link (within three levels) that does not go to a
