@@ -164,6 +164,9 @@ impl Extraction {
         ),
     ) -> Extraction {
         let mut fused = fused;
+        if !include_comments {
+            first_post_as_main(&page, &mut fused.labels);
+        }
         let comments = comments_text(&page, &mut fused.labels, include_comments);
         let text = chaff_extract::text(&page.view, &fused.labels);
         let no_content = NoContent::of(&page, text.trim().is_empty());
@@ -531,6 +534,44 @@ impl Extraction {
     }
 }
 
+/// The most words of visible text a `<form>` in a comment section holds and is still taken
+/// for the reply form (labels, notices and the box to write in), left out of the comments.
+/// A form without a box to write in, or with more words, is a container: forum software
+/// (Invision Community, on wcxb-dev's threads) wraps a thread's posts in one form, for
+/// quoting and moderation, and leaving every form out lost the posts from both the main text
+/// and the comments.
+const REPLY_FORM_WORDS: usize = 150;
+
+/// The most words of a `<form>` in a comment section taken for a reply form whatever it
+/// holds: a prompt to log in, or a form whose box to write in a script draws.
+const SHORT_FORM_WORDS: usize = 40;
+
+/// Whether a `<form>` is a reply form: at most [`SHORT_FORM_WORDS`] words, or a box to write
+/// in (a `<textarea>`, a text `<input>`, an editable element) and at most
+/// [`REPLY_FORM_WORDS`] words.
+fn is_reply_form(page: &LoadedPage, form: chaff_dom::NodeId) -> bool {
+    let doc = &page.doc;
+    let words = chaff_comments::words_under(doc, &page.view, form);
+    if words <= SHORT_FORM_WORDS {
+        return true;
+    }
+    let writable = doc.subtree(form).any(|id| {
+        doc.is_element(id)
+            && match doc.tag(id) {
+                "textarea" => true,
+                "input" => doc.attr(id, "type").is_none_or(|t| {
+                    ["text", "email", "url"]
+                        .iter()
+                        .any(|w| t.trim().eq_ignore_ascii_case(w))
+                }),
+                _ => doc
+                    .attr(id, "contenteditable")
+                    .is_some_and(|v| !v.trim().eq_ignore_ascii_case("false")),
+            }
+    });
+    writable && words <= REPLY_FORM_WORDS
+}
+
 /// The text of the nodes `labels` marks as comments (reply forms and other controls left
 /// out), or `None` when there is none; when `include` is set those nodes become content, so
 /// that every format keeps them in the main text.
@@ -545,10 +586,11 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
     while i < end {
         let id = chaff_dom::NodeId(i);
         let control = doc.is_element(id)
-            && matches!(
-                doc.tag(id),
-                "form" | "button" | "input" | "textarea" | "select" | "label"
-            );
+            && match doc.tag(id) {
+                "button" | "input" | "textarea" | "select" | "label" => true,
+                "form" => is_reply_form(page, id),
+                _ => false,
+            };
         if control {
             let after = doc.subtree_end(id).0;
             for j in i..after {
@@ -566,6 +608,53 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
     }
     let text = chaff_extract::text(&page.view, &only);
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// On a page that states it is a discussion thread ([`chaff_comments::states_a_thread`]) of
+/// which nothing but comments would be left, or a headline and a few words (fewer than a
+/// comment region's [`chaff_comments::MIN_WORDS`]): forum software that marks every post of
+/// a thread as a comment, the first one too. The first post of the first comment region with
+/// one ([`chaff_comments::first_post`]) joins the main text then, and the replies stay
+/// comments. Nodes inside it that another detector removes (a menu) stay removed.
+///
+/// Without the thread's statement the first comment joined the main text of eight Dragnet
+/// pages of few words (a photo, a video), all wrong; with it, of none.
+fn first_post_as_main(page: &LoadedPage, labels: &mut Labels) {
+    // The main text's words, counted until there are enough (cut parts of a node counted
+    // too: the rule then holds back, never the other way).
+    let enough_main_text = || {
+        let view = &page.view;
+        view.segments()
+            .iter()
+            .filter(|s| !labels.is_removed(s.node))
+            .flat_map(|s| view.text()[s.range()].split_whitespace())
+            .nth(chaff_comments::MIN_WORDS - 1)
+            .is_some()
+    };
+    if !labels.roles().contains(&Role::Comment)
+        || enough_main_text()
+        || !chaff_comments::states_a_thread(&page.doc)
+    {
+        return;
+    }
+    let doc = &page.doc;
+    let mut i = 0u32;
+    while (i as usize) < doc.len() {
+        let id = chaff_dom::NodeId(i);
+        if labels.role(id) != Role::Comment {
+            i += 1;
+            continue;
+        }
+        if let Some(post) = chaff_comments::first_post(doc, &page.view, id) {
+            for node in doc.subtree(post) {
+                if labels.role(node) == Role::Comment {
+                    labels.set(node, 0.0, Role::Content);
+                }
+            }
+            return;
+        }
+        i = doc.subtree_end(id).0;
+    }
 }
 
 impl Extraction {

@@ -53,3 +53,57 @@ fn a_page_without_a_thread_has_no_comments() {
     assert_eq!(page.comments(), None);
     assert!(page.record(Format::Json).get("comments").is_none());
 }
+
+/// A thread whose forum software marks every post as a comment, the first one too, and wraps
+/// the posts in a form (Invision Community, for quoting and moderation); its JSON-LD says it
+/// is a thread.
+const THREAD_PAGE: &str = "<html><head><script type=application/ld+json>\
+    {\"@context\": \"https://schema.org\", \"@type\": \"DiscussionForumPosting\"}</script>\
+    </head><body><nav><a href=/>Forums</a> <a href=/hw>Hardware</a></nav>\
+    <h1>New 2500X case</h1><div id=comments><form action=/multimod><div class=feed>\
+    <div class=pager>Prev 1 2 Next</div>\
+    <article><p>Does anyone know what the two small ports at the back of the case are for? \
+    The manual says nothing about them, and both look very deliberate.</p></article>\
+    <article><p>I heard they are for the lighting hub, but nobody from the company has \
+    confirmed that as far as I know.</p></article>\
+    <article><p>Same question here, the one on the bottom panel where the intake fans go \
+    puzzles me most of all.</p></article></div></form>\
+    <form class=reply><textarea>Reply to this topic</textarea><button>Submit</button></form>\
+    </div></body></html>";
+
+#[test]
+fn a_thread_marked_as_comments_throughout_keeps_its_first_post_as_the_main_text() {
+    let page = chaff::extract(THREAD_PAGE.as_bytes(), None).unwrap();
+    assert!(page.text().contains("two small ports"), "{}", page.text());
+    assert!(!page.text().contains("lighting hub"), "{}", page.text());
+    assert_eq!(page.no_content(), None);
+    // The replies are the comments; the form around the posts is no reply form, the one
+    // with the box to write in is.
+    let comments = page.comments().expect("replies");
+    assert!(comments.contains("lighting hub") && comments.contains("bottom panel"));
+    assert!(!comments.contains("two small ports"), "{comments}");
+    assert!(!comments.contains("Reply to this topic"), "{comments}");
+}
+
+#[test]
+fn with_comments_included_every_post_of_such_a_thread_is_main_text() {
+    let ex = Extractor::builder().include_comments(true).build().unwrap();
+    let page = ex.extract(THREAD_PAGE.as_bytes(), None).unwrap();
+    for post in ["two small ports", "lighting hub", "bottom panel"] {
+        assert!(page.text().contains(post), "{post}: {}", page.text());
+    }
+}
+
+#[test]
+fn without_the_statement_of_a_thread_the_first_comment_stays_a_comment() {
+    // A photo post of few words under which readers comment: its first comment is no post.
+    let (_, page) = THREAD_PAGE
+        .split_once("</head>")
+        .expect("the page has a head");
+    let page = chaff::extract(format!("<html>{page}").as_bytes(), None).unwrap();
+    assert!(!page.text().contains("two small ports"), "{}", page.text());
+    assert!(
+        page.comments()
+            .is_some_and(|c| c.contains("two small ports"))
+    );
+}

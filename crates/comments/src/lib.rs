@@ -193,6 +193,73 @@ fn is_container(tag: &str) -> bool {
     )
 }
 
+/// Words of visible text in the subtree of `id` (the view's segments are in node order, so
+/// those of a subtree are one run, found by a binary search).
+pub fn words_under(doc: &Document, view: &TextView, id: NodeId) -> usize {
+    let segments = view.segments();
+    let end = doc.subtree_end(id);
+    let first = segments.partition_point(|s| s.node < id);
+    segments[first..]
+        .iter()
+        .take_while(|s| s.node < end)
+        .map(|s| view.text()[s.range()].split_whitespace().count())
+        .sum()
+}
+
+/// The first post of a comment region that holds a whole thread: from `region` down through
+/// every element that holds nine tenths of its parent's words or more (the wrappers around a
+/// thread: a form, a feed), then, among children that share the words, the first element
+/// with [`MIN_WORDS`] words or more (a pager before the posts has fewer). `None` when the
+/// region ends in a single text or no child has that many words.
+///
+/// Some forum software marks every post of a thread as a comment, the first one too
+/// (Invision Community's `#comments` around the whole feed); the facade asks for this post
+/// when nothing but comments would be left of a page that [`states_a_thread`], so that the
+/// thread's opening post is its main text and the replies stay comments.
+pub fn first_post(doc: &Document, view: &TextView, region: NodeId) -> Option<NodeId> {
+    let mut node = region;
+    loop {
+        let total = words_under(doc, view, node);
+        let mut first = None;
+        let mut wrapper = None;
+        for child in doc.element_children(node) {
+            let words = words_under(doc, view, child);
+            if words * 10 >= total * 9 {
+                wrapper = Some(child);
+                break;
+            }
+            if first.is_none() && words >= MIN_WORDS {
+                first = Some(child);
+            }
+        }
+        match wrapper {
+            Some(w) if total > 0 => node = w,
+            _ => return first,
+        }
+    }
+}
+
+/// The schema.org types that say a page is a discussion thread.
+const THREAD_TYPES: [&str; 2] = ["DiscussionForumPosting", "QAPage"];
+
+/// Whether the page states in its markup that it is a discussion thread: schema.org
+/// [`THREAD_TYPES`] in JSON-LD or as a microdata `itemtype`. Where it does, a comment region
+/// that holds every post is the thread itself, and its first post the page's main text
+/// ([`first_post`]); on an article of few words (a photo, a video) the first comment is not.
+/// The page-type classifier is not asked: it reads the main text this decides.
+pub fn states_a_thread(doc: &Document) -> bool {
+    let names_one = |text: &str| THREAD_TYPES.iter().any(|t| text.contains(t));
+    doc.ids().filter(|&id| doc.is_element(id)).any(|id| {
+        if doc.tag(id) == "script" {
+            doc.attr(id, "type")
+                .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+                && doc.descendants(id).any(|t| names_one(doc.text(t)))
+        } else {
+            doc.attr(id, "itemtype").is_some_and(names_one)
+        }
+    })
+}
+
 /// Labels with every comment region's subtree as [`Role::Comment`] (score 1), everything
 /// else content with score 0.
 pub fn comment_labels(doc: &Document, regions: &[NodeId]) -> Labels {

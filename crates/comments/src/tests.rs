@@ -185,3 +185,85 @@ proptest! {
         );
     }
 }
+
+/// A forum thread as Invision Community writes it: every post inside `#comments`, the posts
+/// wrapped in a form and a feed, a pager before them.
+const WHOLE_THREAD: &str = "<div id=\"comments\"><form action=\"/multimod\"><div class=\"feed\">\
+    <div class=\"pager\">Prev 1 2 Next</div>\
+    <article id=\"p1\"><p>Does anyone know what the two small ports at the back of the case are \
+    for? The manual says nothing about them at all.</p></article>\
+    <article id=\"p2\"><p>I heard they are for the lighting hub, but nobody has confirmed that \
+    as far as I know.</p></article>\
+    <article id=\"p3\"><p>Same question here, the one on the bottom panel puzzles me most of \
+    all.</p></article></div></form></div>";
+
+#[test]
+fn words_under_counts_the_visible_words_of_a_subtree() {
+    let (doc, view) = page("<div id=\"a\"><p>one two</p><p>three</p></div><p>four five</p>");
+    let a = doc.find_tag("div").expect("a div");
+    assert_eq!(words_under(&doc, &view, a), 3);
+    assert_eq!(words_under(&doc, &view, NodeId(0)), 5);
+}
+
+#[test]
+fn the_first_post_of_a_whole_thread_is_found_through_its_wrappers() {
+    let (doc, view) = page(WHOLE_THREAD);
+    let region = regions(&doc, &view);
+    assert_eq!(region.len(), 1, "the thread is one region");
+    let post = first_post(&doc, &view, region[0]).expect("a first post");
+    assert_eq!(doc.attr(post, "id"), Some("p1"));
+}
+
+#[test]
+fn a_region_of_one_text_has_no_first_post() {
+    let long = "one two three four five six seven eight nine ten eleven twelve thirteen \
+                fourteen fifteen sixteen";
+    let (doc, view) = page(&format!("<div class=\"comments\">{long}</div>"));
+    let region = regions(&doc, &view);
+    assert_eq!(region.len(), 1);
+    assert_eq!(first_post(&doc, &view, region[0]), None);
+    // Items that are all shorter than a post hold no first post either.
+    let (doc, view) = page(
+        "<div class=\"comments\"><p>one two three</p><p>four five six</p><p>seven eight \
+         nine</p><p>ten eleven twelve</p><p>thirteen fourteen fifteen sixteen</p></div>",
+    );
+    let region = regions(&doc, &view);
+    assert_eq!(first_post(&doc, &view, region[0]), None);
+}
+
+proptest! {
+    /// The binary search over the view's segments counts what the reverse scan over every
+    /// node counts, for every node of generated pages.
+    #[test]
+    fn words_under_equals_the_subtree_sums(body in nest()) {
+        let (doc, view) = page(&body);
+        let words = subtree_words(&doc, &view);
+        for id in doc.ids() {
+            prop_assert_eq!(words_under(&doc, &view, id), words[id.index()], "node {:?}", id);
+        }
+    }
+}
+
+#[test]
+fn a_thread_is_stated_by_json_ld_or_microdata() {
+    let stated = |html: &str| {
+        let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+        states_a_thread(&doc)
+    };
+    assert!(stated(
+        "<script type=\"application/ld+json\">{\"@type\": \"DiscussionForumPosting\"}</script>"
+    ));
+    assert!(stated(
+        "<div itemscope itemtype=\"https://schema.org/QAPage\"><p>Why?</p></div>"
+    ));
+    // An article, a type named outside JSON-LD, or a thread's comments alone are not.
+    assert!(!stated(
+        "<script type=\"application/ld+json\">{\"@type\": \"NewsArticle\"}</script>"
+    ));
+    assert!(!stated(
+        "<p>A DiscussionForumPosting is a schema.org type.</p>"
+    ));
+    assert!(!stated(
+        "<div itemscope itemtype=\"http://schema.org/UserComments\"><p>Nice.</p></div>"
+    ));
+}
