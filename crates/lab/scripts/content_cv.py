@@ -30,7 +30,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--only", type=int, help="run one fold only (quicker, for exploration)")
-    ap.add_argument("--keep", help="folder to keep the fold models in")
+    ap.add_argument("--keep", help="folder to keep the fold models in (with no training arguments, a "
+                    "model kept there with its ids, as site_cv.py also writes them, is reused)")
     ap.add_argument("--extract-args", default="", help="extra arguments for chaff extract")
     ap.add_argument("train_args", nargs="*", help="extra arguments for chaff-lab train-content")
     a = ap.parse_args()
@@ -43,9 +44,12 @@ def main():
         model, ids = work / f"fold{k}.json", work / f"fold{k}.ids"
         cmd = [LAB, "train-content", "--holdout", f"{k}/{a.folds}", "--holdout-ids", str(ids),
                "-o", str(model), *a.train_args]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit(f"fold {k}: train-content failed: {r.stderr[-800:]}")
+        if a.keep and not a.train_args and model.exists() and ids.exists():
+            print(f"fold {k}: the kept model {model}", flush=True)
+        else:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"fold {k}: train-content failed: {r.stderr[-800:]}")
         held = [pages[i] for i in ids.read_text().split() if i in pages]
         texts, secs, errors = run_anchors.run_chaff(
             held, ["--content-model", str(model), *a.extract_args.split()])

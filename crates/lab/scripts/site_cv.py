@@ -43,8 +43,10 @@ def main():
         models.mkdir(parents=True, exist_ok=True)
         for k in folds:
             model = models / f"fold{k}.json"
-            if not model.exists():
-                subprocess.run([LAB, "train-content", "--holdout", f"{k}/{a.folds}", "-o", str(model)],
+            if not (model.exists() and (models / f"fold{k}.ids").exists()):
+                # The same call content_cv.py makes, so a kept folder serves both scripts.
+                subprocess.run([LAB, "train-content", "--holdout", f"{k}/{a.folds}",
+                                "--holdout-ids", str(models / f"fold{k}.ids"), "-o", str(model)],
                                check=True, stderr=subprocess.DEVNULL)
             learn, scored = site_eval.load("dragnet", a.min_site_pages, f"{k}/{a.folds}")
             root = Path(tmp) / f"pages{k}"
