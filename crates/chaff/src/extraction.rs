@@ -164,10 +164,15 @@ impl Extraction {
         ),
     ) -> Extraction {
         let mut fused = fused;
-        if !include_comments {
-            first_post_as_main(&page, &mut fused.labels);
-        }
-        let comments = comments_text(&page, &mut fused.labels, include_comments);
+        // One scan of the roles tells whether there is anything of comments to do.
+        let comments = if fused.labels.roles().contains(&Role::Comment) {
+            if !include_comments {
+                first_post_as_main(&page, &mut fused.labels);
+            }
+            comments_text(&page, &mut fused.labels, include_comments)
+        } else {
+            None
+        };
         let text = chaff_extract::text(&page.view, &fused.labels);
         let no_content = NoContent::of(&page, text.trim().is_empty());
         Extraction {
@@ -534,51 +539,10 @@ impl Extraction {
     }
 }
 
-/// The most words of visible text a `<form>` in a comment section holds and is still taken
-/// for the reply form (labels, notices and the box to write in), left out of the comments.
-/// A form without a box to write in, or with more words, is a container: forum software
-/// (Invision Community, on wcxb-dev's threads) wraps a thread's posts in one form, for
-/// quoting and moderation, and leaving every form out lost the posts from both the main text
-/// and the comments.
-const REPLY_FORM_WORDS: usize = 150;
-
-/// The most words of a `<form>` in a comment section taken for a reply form whatever it
-/// holds: a prompt to log in, or a form whose box to write in a script draws.
-const SHORT_FORM_WORDS: usize = 40;
-
-/// Whether a `<form>` is a reply form: at most [`SHORT_FORM_WORDS`] words, or a box to write
-/// in (a `<textarea>`, a text `<input>`, an editable element) and at most
-/// [`REPLY_FORM_WORDS`] words.
-fn is_reply_form(page: &LoadedPage, form: chaff_dom::NodeId) -> bool {
-    let doc = &page.doc;
-    let words = chaff_comments::words_under(doc, &page.view, form);
-    if words <= SHORT_FORM_WORDS {
-        return true;
-    }
-    let writable = doc.subtree(form).any(|id| {
-        doc.is_element(id)
-            && match doc.tag(id) {
-                "textarea" => true,
-                "input" => doc.attr(id, "type").is_none_or(|t| {
-                    ["text", "email", "url"]
-                        .iter()
-                        .any(|w| t.trim().eq_ignore_ascii_case(w))
-                }),
-                _ => doc
-                    .attr(id, "contenteditable")
-                    .is_some_and(|v| !v.trim().eq_ignore_ascii_case("false")),
-            }
-    });
-    writable && words <= REPLY_FORM_WORDS
-}
-
 /// The text of the nodes `labels` marks as comments (reply forms and other controls left
-/// out), or `None` when there is none; when `include` is set those nodes become content, so
-/// that every format keeps them in the main text.
+/// out), or `None` when it is empty; when `include` is set those nodes become content, so
+/// that every format keeps them in the main text. Called on pages with comment nodes.
 fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Option<String> {
-    if !labels.roles().contains(&Role::Comment) {
-        return None;
-    }
     let doc = &page.doc;
     let mut only = Labels::all_content(doc.len());
     let mut i = 0u32;
@@ -588,7 +552,7 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
         let control = doc.is_element(id)
             && match doc.tag(id) {
                 "button" | "input" | "textarea" | "select" | "label" => true,
-                "form" => is_reply_form(page, id),
+                "form" => chaff_comments::is_reply_form(doc, &page.view, id),
                 _ => false,
             };
         if control {
@@ -610,7 +574,7 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
     (!text.trim().is_empty()).then_some(text)
 }
 
-/// On a page that states it is a discussion thread ([`chaff_comments::states_a_thread`]) of
+/// On a page with comment nodes that states it is a discussion thread ([`chaff_comments::states_a_thread`]) of
 /// which nothing but comments would be left, or a headline and a few words (fewer than a
 /// comment region's [`chaff_comments::MIN_WORDS`]): forum software that marks every post of
 /// a thread as a comment, the first one too. The first post of the first comment region with
@@ -631,10 +595,7 @@ fn first_post_as_main(page: &LoadedPage, labels: &mut Labels) {
             .nth(chaff_comments::MIN_WORDS - 1)
             .is_some()
     };
-    if !labels.roles().contains(&Role::Comment)
-        || enough_main_text()
-        || !chaff_comments::states_a_thread(&page.doc)
-    {
+    if enough_main_text() || !chaff_comments::states_a_thread(&page.doc) {
         return;
     }
     let doc = &page.doc;

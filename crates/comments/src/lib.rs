@@ -239,6 +239,43 @@ pub fn first_post(doc: &Document, view: &TextView, region: NodeId) -> Option<Nod
     }
 }
 
+/// The most words of visible text a `<form>` in a comment section holds and is still taken
+/// for the reply form (labels, notices and the box to write in), left out of the comments.
+/// A form without a box to write in, or with more words, is a container: forum software
+/// (Invision Community, on wcxb-dev's threads) wraps a thread's posts in one form, for
+/// quoting and moderation, and leaving every form out lost the posts from both the main text
+/// and the comments.
+pub const REPLY_FORM_WORDS: usize = 150;
+
+/// The most words of a `<form>` in a comment section taken for a reply form whatever it
+/// holds: a prompt to log in, or a form whose box to write in a script draws.
+pub const SHORT_FORM_WORDS: usize = 40;
+
+/// Whether a `<form>` inside a comment region is its reply form, which the comments leave
+/// out: at most [`SHORT_FORM_WORDS`] words, or a box to write in (a `<textarea>`, a text
+/// `<input>`, an editable element) and at most [`REPLY_FORM_WORDS`] words.
+pub fn is_reply_form(doc: &Document, view: &TextView, form: NodeId) -> bool {
+    let words = words_under(doc, view, form);
+    if words <= SHORT_FORM_WORDS {
+        return true;
+    }
+    let writable = doc.subtree(form).any(|id| {
+        doc.is_element(id)
+            && match doc.tag(id) {
+                "textarea" => true,
+                "input" => doc.attr(id, "type").is_none_or(|t| {
+                    ["text", "email", "url"]
+                        .iter()
+                        .any(|w| t.trim().eq_ignore_ascii_case(w))
+                }),
+                _ => doc
+                    .attr(id, "contenteditable")
+                    .is_some_and(|v| !v.trim().eq_ignore_ascii_case("false")),
+            }
+    });
+    writable && words <= REPLY_FORM_WORDS
+}
+
 /// The schema.org types that say a page is a discussion thread.
 const THREAD_TYPES: [&str; 2] = ["DiscussionForumPosting", "QAPage"];
 
