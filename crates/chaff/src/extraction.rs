@@ -574,12 +574,13 @@ fn comments_text(page: &LoadedPage, labels: &mut Labels, include: bool) -> Optio
     (!text.trim().is_empty()).then_some(text)
 }
 
-/// On a page with comment nodes that states it is a discussion thread ([`chaff_comments::states_a_thread`]) of
-/// which nothing but comments would be left, or a headline and a few words (fewer than a
-/// comment region's [`chaff_comments::MIN_WORDS`]): forum software that marks every post of
-/// a thread as a comment, the first one too. The first post of the first comment region with
-/// one ([`chaff_comments::first_post`]) joins the main text then, and the replies stay
-/// comments. Nodes inside it that another detector removes (a menu) stay removed.
+/// On a page with comment nodes that states it is a discussion thread
+/// ([`chaff_comments::states_a_thread`]) of which nothing but comments would be left, or a
+/// headline and a few words (fewer than a comment region's [`chaff_comments::MIN_WORDS`]):
+/// forum software that marks every post of a thread as a comment, the first one too. The
+/// first post of the first comment region with one ([`chaff_comments::first_post`]) joins the
+/// main text then, and the replies stay comments. Nodes inside it that another detector
+/// removes (a menu) stay removed.
 ///
 /// Without the thread's statement the first comment joined the main text of eight Dragnet
 /// pages of few words (a photo, a video), all wrong; with it, of none.

@@ -119,8 +119,10 @@ fn learn_a_wrapper_clean_with_it_and_check_it_with_xpath() {
     let first_line = text
         .lines()
         .find(|l| {
-            let words = l.split_whitespace();
-            words.filter(|w| w.chars().all(char::is_alphabetic)).count() >= 4
+            l.split_whitespace()
+                .filter(|w| w.chars().all(char::is_alphabetic))
+                .count()
+                >= 4
         })
         .expect("some content");
     assert!(by_xpath.contains(first_line), "{by_xpath}\n---\n{text}");
