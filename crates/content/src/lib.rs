@@ -60,6 +60,17 @@
 //! | those cuts only on a page whose text is one node (kept) | 0.939, 50 of 59 |
 //! | learning suffix+forest, suffix or forest only (the model trained with four) | fold 1: 0.956 / 0.948 / 0.958 against 0.960 |
 //! | site-evidence pages weighted 3 (`--site-weight 3`) and sites of 3 or more training pages learned | folds 1 and 2: 0.962 and 0.929 against 0.966 and 0.931 (dropped) |
+//! | pages with site evidence decided by block: a block kept whole when any of its text nodes is (`Decide::BlockMax`) / on the block's mean (`Decide::Block`), page-level left per node | all folds: 0.947 / 0.945 against 0.945, 53 / 53 of 59 sites against 52; but of the synthetic sites' template words 94.9% / 98.2% removed against 99.4%, and 0.00% / 0.46% of their content words against 0.01% (dropped: a page built of bare `<div>`s or a layout table is one block, so a block decision keeps its template with its content) |
+//!
+//! (The block rows were measured on 2026-12-02 with the committed model: `site_cv.py
+//! --extract-args="--content-decide block-max"` for the Dragnet sites, compared with the
+//! default run's page-level column, and the synthetic sites through `chaff-lab eval
+//! --synthetic --run methods --method suffix,align,forest,subtree` on a build deciding that
+//! way. Read without site evidence, the same folds' pages scored 0.934 by block means and
+//! 0.932 by block-max against 0.930 per node, while on wcxb-dev's five domain-disjoint folds
+//! all three decisions give WCXB F1 0.831 (`content_cv.py --keep` with the same
+//! `--extract-args`): a gain on one training set and none on the other, smaller than a
+//! refit's spread below, so the default stays per node.)
 //!
 //! # How much a refit moves by itself
 //!

@@ -8,6 +8,7 @@ and extracted with `chaff extract --learn --content-model` (site-aware) and `cha
 
   python3 crates/lab/scripts/site_cv.py [--folds 5] [--only K] [--keep DIR] [--methods suffix,align,forest,subtree]
                                         [--dump PAGES.jsonl]  (each page: site, fold, gold, both texts)
+                                        [--extract-args="--content-decide block"]  (both runs)
 
 CHAFF and CHAFF_LAB name the binaries (default target/release/...).
 """
@@ -32,6 +33,8 @@ def main():
     ap.add_argument("--keep", help="folder to keep the fold models in")
     ap.add_argument("--methods", default="suffix,align,forest,subtree")
     ap.add_argument("--min-site-pages", type=int, default=5)
+    ap.add_argument("--extract-args", default="",
+                    help="extra arguments for chaff extract, both runs (e.g. --content-decide block)")
     ap.add_argument("--dump", help="write each scored page's site, gold and both texts here (JSON Lines)")
     a = ap.parse_args()
     folds = [a.only] if a.only else range(1, a.folds + 1)
@@ -54,7 +57,7 @@ def main():
             gold = {p.id: p.gold for p in scored}
             site_of = {p.id: p.site for p in scored}
             for label, methods in [("page-level", None), ("site-aware", a.methods)]:
-                texts = site_eval.extract(root, methods, "learn", tmp, model)
+                texts = site_eval.extract(root, methods, "learn", tmp, model, a.extract_args.split())
                 got = {names[f]: t for f, t in texts.items() if f in names}
                 for i in gold:
                     pairs[label].append((gold[i], got.get(i, "")))

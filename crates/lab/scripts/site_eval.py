@@ -85,9 +85,10 @@ def run(args):
     return r.stdout.decode("utf-8", "replace")
 
 
-def extract(root, methods, mode, tmp, content_model=None):
-    """{page id: text} by chaff; methods None for page-level."""
-    common = ["-q", "--format", "text", "--site-from", "folder"]
+def extract(root, methods, mode, tmp, content_model=None, extra=()):
+    """{page id: text} by chaff; methods None for page-level; `extra`: more arguments for
+    `chaff extract`."""
+    common = ["-q", "--format", "text", "--site-from", "folder", *extra]
     if content_model:
         common += ["--content-model", str(content_model)]
     if methods is None:
