@@ -580,9 +580,23 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
             .iter()
             .map(|(k, v)| (k.clone(), counts_json(v)))
             .collect();
+        let regions: BTreeMap<&str, serde_json::Value> = report
+            .template_by_region
+            .iter()
+            .map(|(r, w)| {
+                let kept = w.total - w.removed;
+                let json =
+                    serde_json::json!({ "words": w.total, "removed": w.removed, "kept": kept });
+                (r.name(), json)
+            })
+            .collect();
         outln!(
             "{}",
-            serde_json::json!({ "styles": styles, "overall": counts_json(&report.total) })
+            serde_json::json!({
+                "styles": styles,
+                "overall": counts_json(&report.total),
+                "template_regions": regions,
+            })
         )?;
     } else {
         outln!(
@@ -610,8 +624,38 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
                 100.0 * c.menu_removed_fraction()
             )?;
         }
+        template_regions(&report)?;
     }
     Ok(Status::Ok)
+}
+
+/// Where the template words a run keeps lie: a row per region of the generator's template,
+/// most kept words first.
+fn template_regions(report: &chaff_eval::synthetic::SyntheticReport) -> anyhow::Result<()> {
+    let mut rows: Vec<_> = report.template_by_region.iter().collect();
+    rows.sort_by_key(|(_, w)| std::cmp::Reverse(w.total - w.removed));
+    outln!(
+        "{:<16} {:>10} {:>10} {:>10}",
+        "template region",
+        "words",
+        "removed %",
+        "kept"
+    )?;
+    for (region, w) in rows {
+        let share = if w.total == 0 {
+            100.0
+        } else {
+            100.0 * w.removed as f64 / w.total as f64
+        };
+        outln!(
+            "{:<16} {:>10} {:>10.2} {:>10}",
+            region.name(),
+            w.total,
+            share,
+            w.total - w.removed
+        )?;
+    }
+    Ok(())
 }
 
 /// One seed's sites learned together (per site, cross-site filtered) and every page

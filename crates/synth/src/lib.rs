@@ -75,7 +75,10 @@ use std::path::Path;
 use std::str::FromStr;
 
 pub use chaff_dom::NodeId;
-pub use label::{Label, Origin, Region, WordCounts, word_counts, word_counts_by};
+pub use label::{
+    Label, Origin, Region, RegionWords, WordCounts, template_words_by_region, word_counts,
+    word_counts_by,
+};
 pub use sidecar::{LABELS_FILE, PageLabels, SiteLabels, read_labels, write_site};
 
 /// Errors of writing and reading site folders.
