@@ -9,10 +9,7 @@ use std::collections::BTreeMap;
 
 use chaff_core::Labels;
 use chaff_dom::{Document, NodeId, TextView};
-use chaff_synth::{
-    Region, RegionWords, SynthSite, WordCounts, generate_sites_with, template_words_by_region,
-    word_counts_by,
-};
+use chaff_synth::{Region, SynthSite, WordCounts, generate_sites_with, word_counts_by_region};
 
 /// A labelled page as the method under test returns it.
 pub struct LabelledPage {
@@ -31,8 +28,8 @@ pub struct SyntheticReport {
     pub by_style: BTreeMap<String, WordCounts>,
     /// Counts over everything.
     pub total: WordCounts,
-    /// Template words per region, over everything: where the misses lie.
-    pub template_by_region: BTreeMap<Region, RegionWords>,
+    /// Counts per region of the generator, over everything: where the misses lie.
+    pub by_region: BTreeMap<Region, WordCounts>,
 }
 
 /// Generates `sites` sites of `pages` pages for every seed in `seeds` (archive size as in
@@ -52,13 +49,14 @@ pub fn evaluate<E>(
         for (site, pages) in generated.iter().zip(labelled) {
             for (page, lp) in site.pages.iter().zip(pages) {
                 let removed = |id, text: &str| removed_words(&lp.view, &lp.labels, id, text);
-                let counts = word_counts_by(&lp.doc, &page.labels, &removed);
+                // The generator gives every node a label and a region, so the regions'
+                // counts sum to the page's.
+                let regions = word_counts_by_region(&lp.doc, &page.labels, &page.regions, &removed);
+                let counts: WordCounts = regions.values().copied().sum();
                 *report.by_style.entry(site.style.to_string()).or_default() += counts;
                 report.total += counts;
-                let regions =
-                    template_words_by_region(&lp.doc, &page.labels, &page.regions, &removed);
                 for (region, words) in regions {
-                    *report.template_by_region.entry(region).or_default() += words;
+                    *report.by_region.entry(region).or_default() += words;
                 }
             }
         }

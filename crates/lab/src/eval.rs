@@ -580,13 +580,13 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
             .iter()
             .map(|(k, v)| (k.clone(), counts_json(v)))
             .collect();
-        let regions: BTreeMap<&str, serde_json::Value> = report
-            .template_by_region
-            .iter()
-            .map(|(r, w)| {
-                let kept = w.total - w.removed;
-                let json =
-                    serde_json::json!({ "words": w.total, "removed": w.removed, "kept": kept });
+        let regions: BTreeMap<&str, serde_json::Value> = template_rows(&report)
+            .map(|(r, c)| {
+                let json = serde_json::json!({
+                    "words": c.template_total,
+                    "removed": c.template_removed,
+                    "kept": c.template_kept(),
+                });
                 (r.name(), json)
             })
             .collect();
@@ -629,11 +629,21 @@ fn synthetic(args: &EvalArgs) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
+/// The generator's regions that hold template words, with their counts.
+fn template_rows(
+    report: &chaff_eval::synthetic::SyntheticReport,
+) -> impl Iterator<Item = (&chaff_synth::Region, &WordCounts)> {
+    report
+        .by_region
+        .iter()
+        .filter(|(_, c)| c.template_total > 0)
+}
+
 /// Where the template words a run keeps lie: a row per region of the generator's template,
 /// most kept words first.
 fn template_regions(report: &chaff_eval::synthetic::SyntheticReport) -> anyhow::Result<()> {
-    let mut rows: Vec<_> = report.template_by_region.iter().collect();
-    rows.sort_by_key(|(_, w)| std::cmp::Reverse(w.total - w.removed));
+    let mut rows: Vec<_> = template_rows(report).collect();
+    rows.sort_by_key(|(_, c)| std::cmp::Reverse(c.template_kept()));
     outln!(
         "{:<16} {:>10} {:>10} {:>10}",
         "template region",
@@ -641,18 +651,13 @@ fn template_regions(report: &chaff_eval::synthetic::SyntheticReport) -> anyhow::
         "removed %",
         "kept"
     )?;
-    for (region, w) in rows {
-        let share = if w.total == 0 {
-            100.0
-        } else {
-            100.0 * w.removed as f64 / w.total as f64
-        };
+    for (region, c) in rows {
         outln!(
             "{:<16} {:>10} {:>10.2} {:>10}",
             region.name(),
-            w.total,
-            share,
-            w.total - w.removed
+            c.template_total,
+            100.0 * c.template_removed_fraction(),
+            c.template_kept()
         )?;
     }
     Ok(())

@@ -194,6 +194,11 @@ pub struct WordCounts {
 }
 
 impl WordCounts {
+    /// Template words not removed.
+    pub fn template_kept(&self) -> u64 {
+        self.template_total - self.template_removed
+    }
+
     /// Fraction of template words removed (1.0 when there are none).
     pub fn template_removed_fraction(&self) -> f64 {
         fraction(self.template_removed, self.template_total, 1.0)
@@ -283,64 +288,27 @@ pub fn word_counts_by(
 ) -> WordCounts {
     let mut wc = WordCounts::default();
     for node in counted_nodes(doc, labels) {
-        let gone_words = removed_words(node.id, node.text).min(node.words);
-        match node.label {
-            Label::Content => {
-                wc.content_total += node.words;
-                wc.content_removed += gone_words;
-            }
-            Label::Template | Label::Menu => {
-                wc.template_total += node.words;
-                wc.template_removed += gone_words;
-                if node.label == Label::Menu {
-                    wc.menu_total += node.words;
-                    wc.menu_removed += gone_words;
-                }
-            }
-            Label::Structure => {}
-        }
+        node.add_to(&mut wc, removed_words);
     }
     wc
 }
 
-/// Template (and menu) words of `doc` per region, and how many of them `removed_words` says
-/// were removed (as in [`word_counts_by`]): where a method's misses lie. `regions` is
-/// indexed by node id like `labels`; a node beyond either's end is not counted.
-pub fn template_words_by_region(
+/// [`word_counts_by`] per region: where a method's misses lie. `regions` is indexed by node
+/// id like `labels`; a node beyond either's end is not counted, so for a page whose labels
+/// and regions cover its document the counts sum to [`word_counts_by`]'s.
+pub fn word_counts_by_region(
     doc: &Document,
     labels: &[Label],
     regions: &[Region],
     removed_words: &dyn Fn(NodeId, &str) -> u64,
-) -> BTreeMap<Region, RegionWords> {
-    let mut out: BTreeMap<Region, RegionWords> = BTreeMap::new();
+) -> BTreeMap<Region, WordCounts> {
+    let mut out: BTreeMap<Region, WordCounts> = BTreeMap::new();
     for node in counted_nodes(doc, labels) {
-        if !matches!(node.label, Label::Template | Label::Menu) {
-            continue;
+        if let Some(&region) = regions.get(node.id.index()) {
+            node.add_to(out.entry(region).or_default(), removed_words);
         }
-        let Some(&region) = regions.get(node.id.index()) else {
-            continue;
-        };
-        let r = out.entry(region).or_default();
-        r.total += node.words;
-        r.removed += removed_words(node.id, node.text).min(node.words);
     }
     out
-}
-
-/// A region's template words and how many were removed ([`template_words_by_region`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RegionWords {
-    /// Words in the region's text nodes.
-    pub total: u64,
-    /// Of those, words removed.
-    pub removed: u64,
-}
-
-impl std::ops::AddAssign for RegionWords {
-    fn add_assign(&mut self, o: RegionWords) {
-        self.total += o.total;
-        self.removed += o.removed;
-    }
 }
 
 /// A text node the word counts cover, with its label and words.
@@ -349,6 +317,29 @@ struct CountedNode<'d> {
     label: Label,
     text: &'d str,
     words: u64,
+}
+
+impl CountedNode<'_> {
+    /// Adds the node's words, and those `removed_words` says were removed (at most all of
+    /// them), to the totals of its label.
+    fn add_to(&self, wc: &mut WordCounts, removed_words: &dyn Fn(NodeId, &str) -> u64) {
+        let gone = removed_words(self.id, self.text).min(self.words);
+        match self.label {
+            Label::Content => {
+                wc.content_total += self.words;
+                wc.content_removed += gone;
+            }
+            Label::Template | Label::Menu => {
+                wc.template_total += self.words;
+                wc.template_removed += gone;
+                if self.label == Label::Menu {
+                    wc.menu_total += self.words;
+                    wc.menu_removed += gone;
+                }
+            }
+            Label::Structure => {}
+        }
+    }
 }
 
 /// The text nodes the word counts cover: labelled (within `labels`), not structure, not
@@ -402,7 +393,7 @@ mod tests {
     /// A page of a date (3 words), a footer (2) and an article paragraph (4), with a
     /// script whose text is never counted: the date's first word cut, the footer removed.
     #[test]
-    fn template_words_are_counted_by_region() {
+    fn words_are_counted_by_region() {
         let doc = chaff_dom::parse(
             b"<body><p>May 4 2024</p><div>About us</div><p>Words of the article</p>\
               <script>var x = 1;</script></body>",
@@ -427,29 +418,30 @@ mod tests {
             "About us" => 9,
             _ => text.len() as u64,
         };
-        let by = template_words_by_region(&doc, &labels, &regions, &removed);
+        let by = word_counts_by_region(&doc, &labels, &regions, &removed);
+        let template = |total, removed| WordCounts {
+            template_total: total,
+            template_removed: removed,
+            ..Default::default()
+        };
+        let content = WordCounts {
+            content_total: 4,
+            content_removed: 4,
+            ..Default::default()
+        };
         let expected = BTreeMap::from([
-            (
-                Region::Date,
-                RegionWords {
-                    total: 3,
-                    removed: 1,
-                },
-            ),
-            (
-                Region::Footer,
-                RegionWords {
-                    total: 2,
-                    removed: 2,
-                },
-            ),
+            (Region::Date, template(3, 1)),
+            (Region::Footer, template(2, 2)),
+            (Region::Content, content),
         ]);
         assert_eq!(by, expected);
-        // The same nodes as the totals count.
+        assert_eq!(by[&Region::Date].template_kept(), 2);
+        // The regions sum to the page's totals.
         let wc = word_counts_by(&doc, &labels, &removed);
         assert_eq!(wc.template_total, 5);
         assert_eq!(wc.template_removed, 3);
         assert_eq!(wc.content_total, 4);
+        assert_eq!(by.values().copied().sum::<WordCounts>(), wc);
     }
 
     #[test]

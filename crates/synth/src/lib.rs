@@ -76,8 +76,7 @@ use std::str::FromStr;
 
 pub use chaff_dom::NodeId;
 pub use label::{
-    Label, Origin, Region, RegionWords, WordCounts, template_words_by_region, word_counts,
-    word_counts_by,
+    Label, Origin, Region, WordCounts, word_counts, word_counts_by, word_counts_by_region,
 };
 pub use sidecar::{LABELS_FILE, PageLabels, SiteLabels, read_labels, write_site};
 
