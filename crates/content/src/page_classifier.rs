@@ -9,7 +9,7 @@
 //!   "services" in a URL or a title say much;
 //! - per type, a small gradient-boosted tree ensemble (one against the rest) over numeric
 //!   facts of the page ([`features`]: the URL's shape, schema.org and OpenGraph types,
-//!   prices, counts of tags, class names and stock phrases, the main text's shape, which
+//!   prices, counts of tags and class names, the main text's shape, which
 //!   metadata fields the markup gave) and the naive Bayes's log-probabilities. When fitting,
 //!   those log-probabilities come from naive Bayes models that did not see the row's domain
 //!   ([`INNER_FOLDS`] domain-disjoint folds), so the trees learn how far to trust it on
@@ -73,15 +73,22 @@
 //! names in a naive Bayes of their own whose seven log-probabilities join the trees' row,
 //! 88.19% (both against 88.35%, measured before the labelled dates).
 //!
+//! Then the 43 stock phrases ("add to cart", "sort by", "reply", "table of contents"...)
+//! counted in text nodes of 12 words or fewer were dropped: without them the five deals
+//! score 88.26% against 88.28% (88.4% against 87.9% on the usual deal), while their
+//! automaton's pass over about 12 MB of short texts on wcxb-dev's pages was a tenth of the
+//! metadata's time. The kept model is that one, refitted by the recipe (its format version
+//! 3 refuses the wider rows of version 2), and the title chooser was refitted on its types.
+//!
 //! The first table's later rows trade a little accuracy for time. The walk is kept cheap
 //! too (each distinct `class` value scanned once, runs of siblings compared by numbers,
 //! children counted at their parent, tags compared as atoms, months and pronouns looked up
-//! only where a word starts with one of their first letters, words counted in byte lanes):
-//! on wcxb-dev reading a page's metadata adds about 11.4% to plain-text extraction and the
-//! classifier is about half of that (`chaff-lab bench output`, and a profile of it).
+//! only where a word starts with one of their first letters, words counted in byte lanes).
+//! Its share of the metadata's time is in the README's cost row (`chaff-lab bench output`,
+//! and a profile of it).
 //!
-//! Per type (recall, kept, usual deal): article 0.97, collection 0.79, documentation 0.86,
-//! forum 0.87, listing 0.63, product 0.82, service 0.79. The misses are mostly service and
+//! Per type (recall, kept, usual deal): article 0.97, collection 0.79, documentation 0.84,
+//! forum 0.86, listing 0.62, product 0.82, service 0.79. The misses are mostly service and
 //! listing pages read as articles; several gold labels are debatable (a shop's terms and
 //! conditions page is an "article", a buying guide a "collection").
 //!
@@ -112,7 +119,7 @@ pub const MIN_PAGES: usize = 2;
 const LOG_FLOOR: f32 = -20.723_267;
 
 const FORMAT: &str = "chaff-page-type";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const BUILTIN_JSON: &str = include_str!("../model/page_type.json");
 
 /// What the classifier reads of a page; the facade fills it from an extraction.
@@ -345,61 +352,9 @@ const CLASS_WORDS: [&str; 47] = [
     "contact",
 ];
 
-/// Stock phrases are counted in text nodes of at most this many words: the buttons, labels
-/// and short lines where "add to cart", "sort by" or "reply" are written. Searching every
-/// paragraph too cost a third of the classifier's time and bought nothing measurable.
-const PHRASE_NODE_WORDS: usize = 12;
-
-/// Stock phrases counted in the page's short visible texts (any ASCII case).
-const PHRASES: [&str; 43] = [
-    "add to cart",
-    "add to bag",
-    "buy now",
-    "in stock",
-    "out of stock",
-    "price",
-    "sku",
-    "reply",
-    "replies",
-    "posted",
-    "joined",
-    "views",
-    "quote",
-    "answer",
-    "answers",
-    "asked",
-    "votes",
-    "read more",
-    "learn more",
-    "contact us",
-    "get started",
-    "request a quote",
-    "our services",
-    "free consultation",
-    "filter",
-    "sort by",
-    "results",
-    "showing",
-    "next page",
-    "load more",
-    "parameters",
-    "returns",
-    "example",
-    "syntax",
-    "deprecated",
-    "table of contents",
-    "edit this page",
-    "min read",
-    "share",
-    "comments",
-    "published",
-    "updated",
-    "subscribe",
-];
-
 const URL_FEATURES: usize = 9 + URL_WORDS.len();
 const MARKUP_FEATURES: usize = LD_TYPES.len() + OG_TYPES.len() + 4;
-const DOM_FEATURES: usize = 2 * TAGS.len() + 1 + CLASS_WORDS.len() + PHRASES.len() + 7;
+const DOM_FEATURES: usize = 2 * TAGS.len() + 1 + CLASS_WORDS.len() + 7;
 const MAIN_FEATURES: usize = 12;
 const META_FEATURES: usize = 4 + TYPES.len() + 1 + 2 + 1;
 const SHARE_FEATURES: usize = 1;
@@ -514,7 +469,6 @@ struct DomCounts {
     tags: [usize; TAGS.len()],
     elements: usize,
     classes: [usize; CLASS_WORDS.len()],
-    phrases: [usize; PHRASES.len()],
     words: usize,
     link_words: usize,
     prices: usize,
@@ -534,22 +488,16 @@ struct DomCounts {
     contact_links: usize,
 }
 
-static CLASS_MATCHER: OnceLock<AhoCorasick> = OnceLock::new();
-static PHRASE_MATCHER: OnceLock<AhoCorasick> = OnceLock::new();
-
-/// The automaton of a fixed word list, built once; `any_case` matches ASCII letters in
-/// either case (class names in upper case are rare, but matching them as written cost 0.3
-/// points of accuracy and saved no measurable time).
-fn matcher(
-    cell: &'static OnceLock<AhoCorasick>,
-    words: &[&str],
-    any_case: bool,
-) -> &'static AhoCorasick {
-    cell.get_or_init(|| {
+/// The automaton of [`CLASS_WORDS`], built once. It matches ASCII letters in either case:
+/// class names in upper case are rare, but matching them as written cost 0.3 points of
+/// accuracy and saved no measurable time.
+fn class_matcher() -> &'static AhoCorasick {
+    static MATCHER: OnceLock<AhoCorasick> = OnceLock::new();
+    MATCHER.get_or_init(|| {
         AhoCorasick::builder()
-            .ascii_case_insensitive(any_case)
-            .build(words)
-            .expect("fixed word lists build an automaton")
+            .ascii_case_insensitive(true)
+            .build(CLASS_WORDS)
+            .expect("a fixed word list builds an automaton")
     })
 }
 
@@ -574,7 +522,7 @@ impl<'d> ClassValues<'d> {
 
     fn new() -> ClassValues<'d> {
         ClassValues {
-            matcher: matcher(&CLASS_MATCHER, &CLASS_WORDS, true),
+            matcher: class_matcher(),
             numbers: HashMap::default(),
             ranges: vec![(0, 0)],
             hits: Vec::new(),
@@ -617,7 +565,6 @@ impl DomCounts {
             tags: [0; TAGS.len()],
             elements: 0,
             classes: [0; CLASS_WORDS.len()],
-            phrases: [0; PHRASES.len()],
             words: 0,
             link_words: 0,
             prices: 0,
@@ -632,7 +579,6 @@ impl DomCounts {
             contact_links: 0,
         };
         let mut classes = ClassValues::new();
-        let phrases = matcher(&PHRASE_MATCHER, &PHRASES, true);
         // The number of each element's `class` value (absent counts as empty), by node id,
         // and each node's element children (up to 255), for the runs of siblings. Counting
         // each element at its parent costs one write near the node just read; asking every
@@ -684,11 +630,6 @@ impl DomCounts {
                     c.words += words;
                     if i < open.link_end {
                         c.link_words += words;
-                    }
-                    if words <= PHRASE_NODE_WORDS {
-                        for m in phrases.find_iter(text) {
-                            c.phrases[m.pattern().as_usize()] += 1;
-                        }
                     }
                     c.prices += prices(text);
                 }
@@ -923,7 +864,6 @@ fn dom_features(dom: &DomCounts, row: &mut Vec<f32>) {
     }
     row.push(ln1p(dom.elements));
     row.extend(dom.classes.iter().map(|n| ln1p(*n)));
-    row.extend(dom.phrases.iter().map(|n| ln1p(*n)));
     row.push(ln1p(dom.words));
     row.push(dom.link_words as f32 / dom.words.max(1) as f32);
     row.push(ln1p(dom.max_repeat));
@@ -1886,14 +1826,14 @@ mod tests {
         let mut m = PageClassifier::builtin().clone();
         m.one_vs_rest.pop();
         assert!(PageClassifier::from_json(&m.to_json()).is_err());
-        // A model of the first format (a row eight features narrower) is refused by its
-        // version, not read against the wrong row.
+        // A model of the second format (a row 43 features wider: the stock phrases) is
+        // refused by its version, not read against the wrong row.
         let mut old = PageClassifier::builtin().clone();
-        old.version = 1;
+        old.version = 2;
         let e = PageClassifier::from_json(&old.to_json())
             .unwrap_err()
             .to_string();
-        assert!(e.contains("v1, expected chaff-page-type v2"), "{e}");
+        assert!(e.contains("v2, expected chaff-page-type v3"), "{e}");
     }
 
     #[test]
