@@ -336,6 +336,7 @@ impl Extraction {
     fn page_type_input_of(&self, markup: &chaff_meta::Metadata) -> (Vec<f32>, Vec<String>) {
         let facts = PageFacts {
             doc: &self.doc,
+            view: &self.view,
             url: self.url.as_deref(),
             main_text: &self.text,
             confidence: self.confidence,
