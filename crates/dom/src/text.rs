@@ -6,7 +6,9 @@
 //!   (`noscript` is rendered: chaff reads pages as a browser with scripting off does), as
 //!   are comments and elements with the `hidden` attribute (except the segments React's
 //!   streaming rendering sends hidden for its script to reveal, `id="S:…"`) or an inline
-//!   `display:none` / `visibility:hidden` style;
+//!   `display:none` / `visibility:hidden` style, unless that element is the page's cover
+//!   ([`is_page_cover`]: hiding it would hide the whole page, which its script shows once
+//!   loaded);
 //! * runs of ASCII whitespace collapse to one space (not inside `pre`, `textarea`, `listing`);
 //!   U+00A0 is kept, as browsers keep it;
 //! * block-level elements, `br` and table cells start a new line.
@@ -207,8 +209,9 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
         match &*a.name {
             "hidden" if !is_streamed_segment(doc, id) => return true,
             "style"
-                if squeezed_contains(&a.value, "display:none")
-                    || squeezed_contains(&a.value, "visibility:hidden") =>
+                if (squeezed_contains(&a.value, "display:none")
+                    || squeezed_contains(&a.value, "visibility:hidden"))
+                    && !is_page_cover(doc, id) =>
             {
                 return true;
             }
@@ -216,6 +219,49 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
         }
     }
     false
+}
+
+/// The most children a parent of a page's cover may have ([`is_page_cover`]).
+pub const COVER_SIBLINGS: usize = 64;
+
+/// Whether an element wraps the whole page: it is `<body>` or `<html>`, or it and every
+/// element between it and `<body>` is its parent's only child that can show anything
+/// (no other child element but non-rendered ones, `noscript` and empty ones; no text but
+/// blanks). Pages built by scripts often hide such a wrapper by its inline style until
+/// their script has run (`<body><div id="__next"><div style="visibility:hidden;
+/// min-height:100vh">`, against a flash of unstyled content); read as hidden, the page
+/// would have no text at all, while a browser shows it all a moment later.
+///
+/// Asked only of elements whose style hides them; each step up stops at the first sibling
+/// that shows something, and the walk at `<body>` (at most the parser's depth). A parent of
+/// more than [`COVER_SIBLINGS`] children is no wrapper's: its children are not read, so a
+/// page of many hidden siblings costs no more than a few reads each.
+pub fn is_page_cover(doc: &Document, id: NodeId) -> bool {
+    let mut at = id;
+    loop {
+        if doc.is_tag(at, "body") || doc.is_tag(at, "html") {
+            return true;
+        }
+        let Some(parent) = doc.parent(at) else {
+            return false;
+        };
+        let shows = |c: NodeId| match doc.kind(c) {
+            NodeKind::Element => {
+                let tag = doc.tag(c);
+                c != at
+                    && !is_non_rendered(tag)
+                    && tag != "noscript"
+                    && doc.first_child(c).is_some()
+            }
+            NodeKind::Text => doc.text(c).bytes().any(|b| !b.is_ascii_whitespace()),
+            _ => false,
+        };
+        let mut children = doc.children(parent);
+        if children.by_ref().take(COVER_SIBLINGS).any(shows) || children.next().is_some() {
+            return false;
+        }
+        at = parent;
+    }
 }
 
 /// Whether `value`, its whitespace dropped and its ASCII letters lower-cased, contains
@@ -484,6 +530,43 @@ mod tests {
             TextView::new(&doc).text(),
             "Loading\nThread text\nStreamed article"
         );
+    }
+
+    #[test]
+    fn a_cover_over_the_whole_page_hides_nothing() {
+        // A wrapper its script reveals: the only child that shows anything, up to <body>
+        // (a script, an empty portal and a noscript beside it do not count).
+        let page = |cover: &str, beside: &str| {
+            format!(
+                "<body><noscript><iframe src=x></iframe></noscript><div id=__next>\
+                 <div style=\"{cover};min-height:100vh\"><h1>Title</h1>\
+                 <p style=\"display:none\">menu</p><p>Text</p></div><div id=portal></div>\
+                 <script>x()</script></div>{beside}</body>"
+            )
+        };
+        let view = |html: String| {
+            TextView::new(&parse(html.as_bytes()).unwrap())
+                .text()
+                .to_string()
+        };
+        assert_eq!(view(page("visibility:hidden", "")), "Title\nText");
+        assert_eq!(view(page("display: none", "")), "Title\nText");
+        // Beside other text, it is hidden like any element.
+        assert_eq!(view(page("visibility:hidden", "<p>Footer</p>")), "Footer");
+        assert_eq!(view(page("visibility:hidden", "tail")), "tail");
+        // <body> itself hidden by its style is shown too; the `hidden` attribute still hides.
+        let doc = parse(b"<body style='display:none'><p>All</p></body>").unwrap();
+        assert_eq!(TextView::new(&doc).text(), "All");
+        let doc = parse(b"<body><div hidden><p>Gone</p></div></body>").unwrap();
+        assert_eq!(TextView::new(&doc).text(), "");
+        // Under a parent of more children than a wrapper's, nothing is a cover: many hidden
+        // empty siblings are not read against each other.
+        let many = "<i style='display:none'></i>".repeat(COVER_SIBLINGS);
+        let html = format!("<body>{many}<p style='display:none'>Hidden</p></body>");
+        assert_eq!(view(html), "");
+        let few = "<i style='display:none'></i>".repeat(COVER_SIBLINGS - 2);
+        let html = format!("<body>{few}<p style='display:none'>Cover</p></body>");
+        assert_eq!(view(html), "Cover");
     }
 
     #[test]

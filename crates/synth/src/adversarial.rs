@@ -81,6 +81,12 @@ fn inputs(scale: Scale) -> Vec<(String, String, &'static str, Body)> {
             Box::new(deep_nesting),
         ),
         item(
+            format!("covers-{}", n(100_000)),
+            "html",
+            "hidden wrappers nested 10^5 deep, then 10^5 hidden siblings",
+            Box::new(hidden_covers),
+        ),
+        item(
             format!("attributes-{}", n(100_000)),
             "html",
             "10^5 attributes on one element",
@@ -178,6 +184,21 @@ fn deep_nesting(w: &mut dyn Write, s: Scale) -> io::Result<()> {
         w.write_all(b"<div>")?;
     }
     w.write_all(b"deep text at the bottom of the nesting")
+}
+
+/// Every element hidden by its style and the only child of its parent, as a page's cover
+/// is (`chaff_dom::text::is_page_cover` walks up from each), then many hidden empty
+/// siblings, which a cover's test must not read against each other.
+fn hidden_covers(w: &mut dyn Write, s: Scale) -> io::Result<()> {
+    w.write_all(b"<html><body>")?;
+    for _ in 0..s.n(100_000) {
+        w.write_all(b"<div style=\"visibility:hidden\">")?;
+    }
+    w.write_all(b"text under the covers")?;
+    for _ in 0..s.n(100_000) {
+        w.write_all(b"<i style=\"display:none\"></i>")?;
+    }
+    w.write_all(b"</body></html>")
 }
 
 fn many_attributes(w: &mut dyn Write, s: Scale) -> io::Result<()> {
