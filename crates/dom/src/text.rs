@@ -234,8 +234,8 @@ pub const COVER_SIBLINGS: usize = 64;
 ///
 /// Asked only of elements whose style hides them; each step up stops at the first sibling
 /// that shows something, and the walk at `<body>` (at most the parser's depth). A parent of
-/// more than [`COVER_SIBLINGS`] children is no wrapper's: its children are not read, so a
-/// page of many hidden siblings costs no more than a few reads each.
+/// more than [`COVER_SIBLINGS`] children is no wrapper's, and no more of its children than
+/// that are read, so a page of many hidden siblings costs a bounded read for each.
 pub fn is_page_cover(doc: &Document, id: NodeId) -> bool {
     let mut at = id;
     loop {
