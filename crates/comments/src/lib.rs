@@ -196,12 +196,8 @@ fn is_container(tag: &str) -> bool {
 /// Words of visible text in the subtree of `id` (the view's segments are in node order, so
 /// those of a subtree are one run, found by a binary search).
 pub fn words_under(doc: &Document, view: &TextView, id: NodeId) -> usize {
-    let segments = view.segments();
-    let end = doc.subtree_end(id);
-    let first = segments.partition_point(|s| s.node < id);
-    segments[first..]
+    view.segments()[view.segments_under(doc, id)]
         .iter()
-        .take_while(|s| s.node < end)
         .map(|s| view.text()[s.range()].split_whitespace().count())
         .sum()
 }

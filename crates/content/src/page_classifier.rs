@@ -606,7 +606,6 @@ impl DomCounts {
         let mut class_of = vec![ClassValues::NONE; doc.len()];
         let mut children = vec![0u8; doc.len()];
         let mut open = OpenSpans::default();
-        let mut links = LinkWords::new(view);
         let mut i = 0u32;
         while (i as usize) < doc.len() {
             let id = NodeId(i);
@@ -642,7 +641,7 @@ impl DomCounts {
             }
             c.element(doc, id, tag, &classes, class_of[i as usize]);
             if c.links_and_headings(doc, id, tag, &mut open) {
-                c.link_words += links.within(id, NodeId(open.link_end));
+                c.link_words += words_under(doc, view, id);
             }
             i += 1;
         }
@@ -773,40 +772,17 @@ struct OpenSpans {
     heading_linked: bool,
 }
 
-/// The words of links, read off the visible text: the segments of a link's text nodes are
-/// side by side in the view, so a link's words are those of one slice of it. Links come in
-/// document order and do not nest, so a cursor into the segments only moves forward.
-struct LinkWords<'v> {
-    view: &'v TextView,
-    next: usize,
-}
-
-impl<'v> LinkWords<'v> {
-    fn new(view: &'v TextView) -> LinkWords<'v> {
-        LinkWords { view, next: 0 }
-    }
-
-    /// The words of the visible text of the nodes from `start` up to `end` (a subtree's
-    /// ids); never called again for nodes before `end`.
-    fn within(&mut self, start: NodeId, end: NodeId) -> usize {
-        let segments = self.view.segments();
-        let rest = segments.get(self.next..).unwrap_or(&[]);
-        let first = self.next + rest.partition_point(|s| s.node < start);
-        let rest = segments.get(first..).unwrap_or(&[]);
-        let last = first + rest.partition_point(|s| s.node < end);
-        self.next = last;
-        match (
-            segments.get(first),
-            last.checked_sub(1).and_then(|l| segments.get(l)),
-        ) {
-            (Some(a), Some(b)) if first < last => self
-                .view
-                .text()
-                .get(a.start as usize..b.end as usize)
-                .map_or(0, ascii_words),
-            _ => 0,
-        }
-    }
+/// The words of the visible text under `id` (a link): its text nodes' segments are side by
+/// side in the view, so they are the words of one slice of it, the separators between the
+/// segments included.
+fn words_under(doc: &Document, view: &TextView, id: NodeId) -> usize {
+    let segments = &view.segments()[view.segments_under(doc, id)];
+    let (Some(a), Some(b)) = (segments.first(), segments.last()) else {
+        return 0;
+    };
+    view.text()
+        .get(a.start as usize..b.end as usize)
+        .map_or(0, ascii_words)
 }
 
 /// Whether an `href` calls or mails (`tel:`, `mailto:`, any case).

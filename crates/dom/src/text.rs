@@ -98,6 +98,11 @@ impl TextView {
             .map(|s| s.node)
     }
 
+    /// Indices of the segments of the text nodes under `id` ([`segments_under`]).
+    pub fn segments_under(&self, doc: &Document, id: NodeId) -> Range<usize> {
+        segments_under(&self.segments, doc, id)
+    }
+
     /// Indices of the segments that overlap the byte range.
     pub fn segments_overlapping(&self, range: Range<usize>) -> Range<usize> {
         let first = self
@@ -108,6 +113,15 @@ impl TextView {
             .partition_point(|s| (s.start as usize) < range.end);
         first..last.max(first)
     }
+}
+
+/// Indices into `segments` (a view's, in node order) of those of the text nodes in the
+/// subtree of `id`: one run, found by two binary searches.
+pub fn segments_under(segments: &[Segment], doc: &Document, id: NodeId) -> Range<usize> {
+    let end = doc.subtree_end(id);
+    let first = segments.partition_point(|s| s.node < id);
+    let last = first + segments[first..].partition_point(|s| s.node < end);
+    first..last
 }
 
 /// Elements whose subtree is never rendered as text.

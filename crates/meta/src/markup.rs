@@ -1295,23 +1295,12 @@ fn text_nodes<'d>(
 /// down trim every text node they pass, and decoding characters for it was a fifth of
 /// their time.
 fn trim(s: &str) -> &str {
-    // The ASCII characters Unicode calls white space: tab to carriage return, and space.
-    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
-    let b = s.as_bytes();
-    // A node of blanks alone (the indentation between elements, most text nodes of many
-    // pages) is read once.
-    let Some(start) = b.iter().position(|c| !blank(c)) else {
-        return "";
-    };
-    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |e| e + 1);
-    // Cut at ASCII bytes, so at character boundaries.
-    let t = s.get(start..end).unwrap_or("");
-    let (first, last) = (t.as_bytes().first(), t.as_bytes().last());
-    if first.is_some_and(|&c| c >= 0x80) || last.is_some_and(|&c| c >= 0x80) {
-        // A character outside ASCII at an end may be white space too (U+00A0, U+3000).
-        t.trim()
-    } else {
-        t
+    let t = s.trim_ascii();
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        // `trim_ascii` keeps the vertical tab, and a character outside ASCII at an end may
+        // be white space too (U+00A0, U+3000): those few are trimmed by characters.
+        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 || a == 0x0b || b == 0x0b => t.trim(),
+        _ => t,
     }
 }
 

@@ -711,9 +711,8 @@ pub fn labels_from_intervals(
             // No title to go by: the first line of the first <h1>.
             .or_else(|| {
                 doc.find_tag("h1").and_then(|h| {
-                    let end = doc.subtree_end(h);
-                    let first = segs.partition_point(|s| s.node < h);
-                    (first < segs.len() && segs[first].node < end).then_some(first)
+                    let under = chaff_dom::text::segments_under(segs, doc, h);
+                    (!under.is_empty()).then_some(under.start)
                 })
             })
     };
@@ -909,13 +908,11 @@ fn alone_in_template_container(
 ) -> bool {
     let node = segs[si].node;
     for a in doc.ancestors(node) {
-        let end = doc.subtree_end(a);
-        let first = segs.partition_point(|s| s.node < a);
-        let last = segs.partition_point(|s| s.node < end);
-        if last - first < 2 {
+        let under = chaff_dom::text::segments_under(segs, doc, a);
+        if under.len() < 2 {
             continue;
         }
-        return (first..last)
+        return under
             .filter(|&k| k != si)
             .all(|k| labels.is_removed(segs[k].node));
     }
