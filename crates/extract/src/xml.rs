@@ -520,8 +520,10 @@ impl Writer<'_> {
             "li" | "dt" | "dd" => self.push(end, "item", Kind::Container, &[]),
             "blockquote" => self.push(end, "quote", Kind::Container, &[]),
             "pre" => match code_language(doc, id) {
-                Some(lang) => self.push(end, "code", Kind::Code, &[("lang", lang)]),
-                None => self.push(end, "code", Kind::Code, &[]),
+                Some(lang) if !lang.is_empty() => {
+                    self.push(end, "code", Kind::Code, &[("lang", lang)])
+                }
+                _ => self.push(end, "code", Kind::Code, &[]),
             },
             "table" if is_data_table(doc, id) => self.push(end, "table", Kind::Table, &[]),
             "tr" if in_table => self.push(end, "row", Kind::Table, &[]),
@@ -638,6 +640,18 @@ mod tests {
              <hi rend=\"#i\">it</hi> <ref target=\"/x\">link</ref>.</p>\
              <list rend=\"ul\"><item>a</item><item>b<list rend=\"ol\"><item>c</item></list></item></list>\
              <quote>q</quote><code lang=\"rust\">fn x() {  y}</code>"
+        );
+    }
+
+    #[test]
+    fn a_lexer_that_names_no_language_gives_no_lang() {
+        let x = page_xml(
+            "<div class='highlight-default'><div class='highlight'><pre>$ ls</pre></div></div>\
+             <div class='highlight-python3'><div class='highlight'><pre>x</pre></div></div>",
+        );
+        assert_eq!(
+            main_of(&x),
+            "<code>$ ls</code><code lang=\"python3\">x</code>"
         );
     }
 
