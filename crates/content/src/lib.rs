@@ -41,6 +41,18 @@
 //! listings and collections and lose on articles (articles 0.945 at 0.5, 0.942 at 0.4,
 //! 0.939 at 0.3); 0.4 is the middle of that trade, chosen on this training fold.
 //!
+//! A threshold per page type, not built (2026-12-02, all five folds, the fold models the
+//! recipe trains today; each page extracted at 0.2, 0.3, 0.4 and 0.5 with
+//! `--content-threshold`, and typed by the page-type fold model that did not see its
+//! domain, `chaff-lab train-page-type --predictions`): one threshold for all, WCXB F1 0.832
+//! at 0.4, 0.834 at 0.3, 0.830 at 0.2, 0.826 at 0.5. Best per predicted type: article 0.4,
+//! product 0.5, the other five 0.3; together 0.837 (a typing oracle: 0.837), listings 0.648
+//! -> 0.674, collections 0.639 -> 0.654, documentation 0.916 -> 0.923, services 0.834 ->
+//! 0.840, products 0.637 -> 0.642, articles and forums within 0.004. The thresholds were
+//! picked on the same folds, so the gain is at most that. Not built because the page type
+//! reads the extraction's text and the page's markup metadata: every extraction would pay
+//! for the metadata (about a tenth of its time, `chaff-lab bench output`) and decide twice.
+//!
 //! # Site evidence
 //!
 //! The same model reads what the site's methods said of each unit ([`site`]), missing on
