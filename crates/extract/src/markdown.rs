@@ -992,10 +992,12 @@ pub(crate) fn is_data_table(doc: &Document, table: NodeId) -> bool {
 }
 
 /// The language a code block declares: a `language-*`, `lang-*` or `highlight-*` class on
-/// the `<pre>`, on the `<code>` that opens it, or on the `<pre>`'s parent or grandparent
-/// (Sphinx and Pygments write `<div class="highlight-python"><div class="highlight"><pre>`,
-/// GitHub `<div class="highlight highlight-source-rust"><pre>`). A lexer that names no
-/// language (`highlight-default`, `-none`, `-text`) declares code without one: `Some("")`.
+/// the `<pre>` or on the `<code>` that opens it, or a `highlight-*` class on the `<pre>`'s
+/// parent or grandparent (Sphinx and Pygments write `<div class="highlight-python"><div
+/// class="highlight"><pre>`, GitHub `<div class="highlight highlight-source-rust"><pre>`;
+/// an ancestor's `lang-en` names the language of its prose, not of code). A lexer that
+/// names no language (`highlight-default`, `-none`, `-text`) declares code without one:
+/// `Some("")`.
 pub(crate) fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
     let end = doc.subtree_end(pre).0;
     let first_code = (pre.0 + 1..end.min(pre.0 + 3))
@@ -1003,28 +1005,34 @@ pub(crate) fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
         .find(|&c| doc.is_element(c) && doc.tag(c) == "code");
     let parent = doc.parent(pre);
     let grandparent = parent.and_then(|p| doc.parent(p));
-    [Some(pre), first_code, parent, grandparent]
-        .into_iter()
-        .flatten()
-        .filter_map(|id| doc.attr(id, "class"))
-        .flat_map(str::split_ascii_whitespace)
-        .find_map(|class| {
-            ["language-", "lang-", "highlight-"]
-                .iter()
-                .find_map(|p| class.strip_prefix(p))
-                .filter(|l| {
-                    !l.is_empty()
-                        && l.len() <= 32
-                        && l.bytes().all(|b| {
-                            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'#' | b'.')
-                        })
-                })
-        })
-        .map(|l| l.strip_prefix("source-").unwrap_or(l))
-        .map(|l| match l {
-            "default" | "none" | "text" | "plain" | "plaintext" => "",
-            l => l,
-        })
+    let own: &[&str] = &["language-", "lang-", "highlight-"];
+    let ancestors: &[&str] = &["highlight-"];
+    [
+        (Some(pre), own),
+        (first_code, own),
+        (parent, ancestors),
+        (grandparent, ancestors),
+    ]
+    .into_iter()
+    .filter_map(|(id, prefixes)| Some((doc.attr(id?, "class")?, prefixes)))
+    .flat_map(|(class, prefixes)| class.split_ascii_whitespace().map(move |c| (c, prefixes)))
+    .find_map(|(class, prefixes)| {
+        prefixes
+            .iter()
+            .find_map(|p| class.strip_prefix(p))
+            .filter(|l| {
+                !l.is_empty()
+                    && l.len() <= 32
+                    && l.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'#' | b'.')
+                    })
+            })
+    })
+    .map(|l| l.strip_prefix("source-").unwrap_or(l))
+    .map(|l| match l {
+        "default" | "none" | "text" | "plain" | "plaintext" => "",
+        l => l,
+    })
 }
 
 /// Whether a `<pre>` sits in Pygments' wrapper (`<div class="highlight"><pre>`), which
@@ -1423,5 +1431,7 @@ mod tests {
             md("<div class=\"highlighted\"><pre>a  b</pre></div>"),
             "a  b"
         );
+        // An ancestor's `lang-*` names its prose's language.
+        assert_eq!(md("<div class=\"lang-en\"><pre>a  b</pre></div>"), "a  b");
     }
 }
