@@ -141,6 +141,9 @@ class Extractor:
             ``language`` (default). False leaves both out and works neither out, about a
             seventh of a page's time, as ``chaff extract --no-metadata``; ``metadata()`` and
             ``to_dict()`` still read them when asked.
+        include_links, include_images: Markdown, HTML, XML and TEI keep links and images
+            (default; trafilatura leaves both out by default). False writes a link as its
+            text, and leaves images out, as ``chaff extract --no-links --no-images``.
 
     Raises:
         ProfileError: a profile that cannot be read or is invalid.
@@ -157,11 +160,14 @@ class Extractor:
         favor_recall: bool = False,
         include_comments: bool = False,
         record_metadata: bool = True,
+        include_links: bool = True,
+        include_images: bool = True,
     ) -> None:
         favor = _check_options(favor_precision, favor_recall)
         self._include_comments = include_comments
         common = dict(profile=profile, favor=favor, include_comments=include_comments,
-                      record_metadata=record_metadata,
+                      record_metadata=record_metadata, links=include_links,
+                      images=include_images,
                       site_methods=list(methods) if methods is not None else None)
         if profiles is None or isinstance(profiles, (str, os.PathLike)):
             self._inner = _chaff.Extractor(profiles_dir=profiles, **common)
@@ -247,10 +253,12 @@ class Extractor:
 
 
 @functools.lru_cache(maxsize=None)
-def _default(favor: Optional[str], include_comments: bool) -> Extractor:
+def _default(favor: Optional[str], include_comments: bool, include_links: bool = True,
+             include_images: bool = True) -> Extractor:
     """The page-level extractor of the module-level calls, built on first use (immutable)."""
     return Extractor(favor_precision=favor == "precision", favor_recall=favor == "recall",
-                     include_comments=include_comments)
+                     include_comments=include_comments, include_links=include_links,
+                     include_images=include_images)
 
 
 def extract(
@@ -262,6 +270,8 @@ def extract(
     include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
+    include_links: bool = True,
+    include_images: bool = True,
 ) -> Union[str, Dict[str, Any]]:
     """The main content of one page with the built-in methods (no site profile).
 
@@ -279,6 +289,8 @@ def extract(
             ``chaff extract`` does; trafilatura keeps them by default).
         favor_precision, favor_recall: move the content model's threshold to keep less
             boilerplate, or more content.
+        include_links, include_images: ``markdown``, ``html``, ``xml`` and ``xmltei`` keep
+            links and images (default; trafilatura leaves both out by default).
 
     Returns:
         The content (empty when the page has none), or the record for ``json``.
@@ -289,8 +301,8 @@ def extract(
         TypeError: ``html`` is neither ``str`` nor ``bytes``.
     """
     favor = _check_options(favor_precision, favor_recall)
-    return _default(favor, include_comments).extract(html, url, output_format,
-                                                     with_metadata=with_metadata)
+    ex = _default(favor, include_comments, include_links, include_images)
+    return ex.extract(html, url, output_format, with_metadata=with_metadata)
 
 
 def bare_extraction(

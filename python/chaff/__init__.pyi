@@ -86,6 +86,8 @@ class Extractor:
         favor_recall: bool = False,
         include_comments: bool = False,
         record_metadata: bool = True,
+        include_links: bool = True,
+        include_images: bool = True,
     ) -> None: ...
     def extract(
         self,
@@ -123,6 +125,8 @@ def extract(
     include_comments: bool = False,
     favor_precision: bool = False,
     favor_recall: bool = False,
+    include_links: bool = True,
+    include_images: bool = True,
 ) -> Union[str, Dict[str, Any]]: ...
 def bare_extraction(
     html: Html,

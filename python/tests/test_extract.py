@@ -103,6 +103,24 @@ def test_comments_are_left_out_unless_asked_for():
         ex.extract(THREAD, include_comments=False)
 
 
+LINKED = ("<html><body><article><h1>Council closes the old bridge</h1><p>The council voted on "
+          "Monday to close the <a href='/bridge'>old bridge</a> for repairs after engineers "
+          "found cracks in two arches. <img src='/arches.jpg' alt='The arches'></p>"
+          "</article></body></html>")
+
+
+def test_links_and_images_can_be_left_out():
+    md = chaff.extract(LINKED, output_format="markdown")
+    assert "[old bridge](/bridge)" in md and "![The arches](/arches.jpg)" in md
+    bare = chaff.extract(LINKED, output_format="markdown", include_links=False,
+                         include_images=False)
+    assert "close the old bridge for repairs" in bare
+    assert "](" not in bare and "arches.jpg" not in bare
+    html = chaff.Extractor(include_links=False).extract(LINKED, output_format="html")
+    assert "<a " not in html and "arches.jpg" in html
+    assert chaff.extract(LINKED, include_links=False) == chaff.extract(LINKED)
+
+
 def test_exclusive_options_are_refused(article):
     with pytest.raises(ValueError, match="exclude each other"):
         chaff.extract(article, favor_precision=True, favor_recall=True)

@@ -4,7 +4,7 @@
 use chaff_content::page_classifier::{self, PageClassifier, PageFacts};
 use chaff_core::{Labels, Role, Scope, SiteVerdict, Verdict};
 use chaff_dom::{Document, TextView};
-use chaff_extract::{Format, PageMeta};
+use chaff_extract::{Format, Omit, PageMeta};
 
 use crate::fuse::{Fused, Vote};
 use crate::language::Language;
@@ -117,6 +117,8 @@ pub(crate) struct RecordStyle {
     pub(crate) front_matter: bool,
     /// Records carry the metadata and the language.
     pub(crate) metadata: bool,
+    /// What Markdown, HTML, XML and TEI leave out.
+    pub(crate) omit: Omit,
 }
 
 impl Default for RecordStyle {
@@ -124,6 +126,7 @@ impl Default for RecordStyle {
         RecordStyle {
             front_matter: false,
             metadata: true,
+            omit: Omit::default(),
         }
     }
 }
@@ -425,6 +428,7 @@ impl Extraction {
             metadata: prints_metadata.then(|| self.metadata()),
             front_matter: self.style.front_matter,
             comments: self.comments.as_deref(),
+            omit: self.style.omit,
         }
     }
 

@@ -102,6 +102,20 @@ impl ExtractorBuilder {
         self
     }
 
+    /// Whether Markdown, HTML, XML and TEI write links (default: yes). Without, a link is
+    /// written as its text, as in plain text.
+    pub fn links(mut self, links: bool) -> ExtractorBuilder {
+        self.style.omit.links = !links;
+        self
+    }
+
+    /// Whether Markdown, HTML, XML and TEI write images (default: yes; an image whose only
+    /// address is inline `data:` is left out either way).
+    pub fn images(mut self, images: bool) -> ExtractorBuilder {
+        self.style.omit.images = !images;
+        self
+    }
+
     /// Whether JSON records carry the page's metadata and language (default: yes). Without
     /// them a record's title is the page's `<title>`, and neither the metadata nor the
     /// language is worked out for it: about a seventh of the time of extracting a page, for a

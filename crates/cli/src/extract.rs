@@ -74,6 +74,12 @@ pub struct ExtractArgs {
     /// neither is worked out, which saves about a seventh of the time per page.
     #[arg(long, conflicts_with = "front_matter")]
     no_metadata: bool,
+    /// Markdown, HTML, XML and TEI without links: each link is written as its text.
+    #[arg(long)]
+    no_links: bool,
+    /// Markdown, HTML, XML and TEI without images.
+    #[arg(long)]
+    no_images: bool,
     /// A page-type model written by `chaff-lab train-page-type` (default: the built-in one).
     #[arg(long, value_name = "FILE")]
     page_type_model: Option<PathBuf>,
@@ -101,6 +107,8 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<Status> {
         .include_comments(args.page_methods.comments)
         .front_matter(args.front_matter)
         .record_metadata(!args.no_metadata)
+        .links(!args.no_links)
+        .images(!args.no_images)
         .parse_options(args.input.parse_options())
         .site_from(args.input.site_from.into())
         .deadline(args.deadline);

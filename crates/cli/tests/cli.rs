@@ -666,3 +666,42 @@ fn records_without_metadata() {
     let both = run(&["extract", "--no-metadata", "--front-matter", path(&page)]);
     assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
 }
+
+/// `--no-links` and `--no-images`: Markdown keeps a link's text and drops its target, and
+/// leaves images out; plain text is the same either way.
+#[test]
+fn markdown_without_links_or_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("story.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Bridge closed</title></head><body><article>\
+         <h1>Council closes the old bridge</h1><p>The council voted on Monday to close the \
+         <a href='/bridge'>old bridge</a> for repairs after engineers found cracks in two \
+         arches. <img src='/arches.jpg' alt='The arches'></p></article></body></html>",
+    )
+    .unwrap();
+    let out = |extra: &[&str]| -> String {
+        let mut args = vec!["extract", "-f", "markdown"];
+        args.extend_from_slice(extra);
+        args.push(path(&page));
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let full = out(&[]);
+    assert!(full.contains("[old bridge](/bridge)") && full.contains("![The arches](/arches.jpg)"));
+    let bare = out(&["--no-links", "--no-images"]);
+    assert!(bare.contains("close the old bridge for repairs"), "{bare}");
+    assert!(
+        !bare.contains("](") && !bare.contains("arches.jpg"),
+        "{bare}"
+    );
+    let text = |extra: &[&str]| {
+        let mut args = vec!["extract"];
+        args.extend_from_slice(extra);
+        args.push(path(&page));
+        stdout(&run(&args))
+    };
+    assert_eq!(text(&["--no-links", "--no-images"]), text(&[]));
+}

@@ -18,6 +18,12 @@ pub trait SerializeFilter {
     fn text<'d>(&self, doc: &'d Document, id: NodeId) -> Cow<'d, str> {
         Cow::Borrowed(doc.text(id))
     }
+
+    /// Whether to write the element `id`'s children without its own tags (a link written
+    /// as its text). Asked only of elements [`SerializeFilter::include`] keeps.
+    fn unwrap(&self, _doc: &Document, _id: NodeId) -> bool {
+        false
+    }
 }
 
 /// The filter that keeps everything.
@@ -111,6 +117,7 @@ pub fn write_html(doc: &Document, root: NodeId, filter: &dyn SerializeFilter, ou
                     escape_text(&text, out);
                 }
             }
+            NodeKind::Element if filter.unwrap(doc, id) => {}
             NodeKind::Element => {
                 let tag = doc.tag(id);
                 out.push('<');
@@ -182,6 +189,20 @@ mod tests {
             to_html(&doc, body),
             r#"<body><p class="a&quot;b">x &amp; &lt;y&gt;<br>z<img src="i"></p><script>if (a<b) {}</script></body>"#
         );
+    }
+
+    #[test]
+    fn an_unwrapped_element_writes_its_children_alone() {
+        struct F;
+        impl SerializeFilter for F {
+            fn unwrap(&self, doc: &Document, id: NodeId) -> bool {
+                doc.is_tag(id, "a")
+            }
+        }
+        let doc = parse(b"<p>see <a href=x><b>this</b> page</a>, <a>and</a> more</p>").unwrap();
+        let mut out = String::new();
+        write_html(&doc, doc.body().unwrap(), &F, &mut out);
+        assert_eq!(out, "<body><p>see <b>this</b> page, and more</p></body>");
     }
 
     #[test]

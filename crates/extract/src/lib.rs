@@ -26,7 +26,7 @@ use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::Serialize;
 
 pub use head::{front_matter, html_head};
-pub use markdown::markdown;
+pub use markdown::{markdown, markdown_omitting};
 pub use xml::{tei, xml};
 
 /// An output format.
@@ -112,7 +112,17 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Where a page came from, for the JSON record.
+/// What the structured formats (Markdown, HTML, XML, TEI) leave out of the kept content;
+/// by default nothing. Plain text and the JSON record carry neither links nor images.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Omit {
+    /// Links are written as their text alone.
+    pub links: bool,
+    /// Images are left out.
+    pub images: bool,
+}
+
+/// Where a page came from, for the JSON record, and how its formats are written.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PageMeta<'a> {
     /// Provenance (file path, WARC record...).
@@ -129,6 +139,8 @@ pub struct PageMeta<'a> {
     /// The readers' comments kept apart from the main text, for the formats that give them
     /// a place of their own (XML's `<comments>`, TEI's `<div type="comments">`).
     pub comments: Option<&'a str>,
+    /// What the structured formats leave out.
+    pub omit: Omit,
 }
 
 /// Renders a page in `format`.
@@ -141,11 +153,14 @@ pub fn render(
 ) -> String {
     match format {
         Format::Text => text(view, labels),
-        Format::Markdown => match meta.metadata.filter(|_| meta.front_matter) {
-            Some(m) => front_matter(m, meta.url, meta.site) + &markdown(doc, view, labels),
-            None => markdown(doc, view, labels),
-        },
-        Format::Html => html_with(doc, view, labels, meta.metadata),
+        Format::Markdown => {
+            let body = markdown_omitting(doc, view, labels, meta.omit);
+            match meta.metadata.filter(|_| meta.front_matter) {
+                Some(m) => front_matter(m, meta.url, meta.site) + &body,
+                None => body,
+            }
+        }
+        Format::Html => html_omitting(doc, view, labels, meta.metadata, meta.omit),
         Format::Json => json(doc, view, labels, meta).to_string(),
         Format::Xml => xml(doc, view, labels, meta),
         Format::Tei => tei(doc, view, labels, meta),
@@ -235,13 +250,18 @@ fn tidy_lines(s: &str) -> String {
 struct KeptFilter<'a> {
     view: &'a TextView,
     labels: &'a Labels,
+    omit: Omit,
 }
 
 impl SerializeFilter for KeptFilter<'_> {
     fn include(&self, doc: &Document, id: NodeId) -> bool {
         match doc.kind(id) {
             NodeKind::Element => {
-                !self.labels.is_removed(id) && !is_non_rendered(doc.tag(id)) && !is_hidden(doc, id)
+                let left_out = self.omit.images && matches!(doc.tag(id), "img" | "picture");
+                !self.labels.is_removed(id)
+                    && !is_non_rendered(doc.tag(id))
+                    && !is_hidden(doc, id)
+                    && !left_out
             }
             NodeKind::Text => !self.labels.is_removed(id),
             NodeKind::Comment | NodeKind::ProcessingInstruction | NodeKind::Doctype => false,
@@ -269,6 +289,10 @@ impl SerializeFilter for KeptFilter<'_> {
             None => Cow::Borrowed(doc.text(id)),
         }
     }
+
+    fn unwrap(&self, doc: &Document, id: NodeId) -> bool {
+        self.omit.links && doc.is_tag(id, "a")
+    }
 }
 
 /// A minimal HTML document with the kept part of the page's body.
@@ -284,6 +308,18 @@ pub fn html_with(
     labels: &Labels,
     metadata: Option<&chaff_meta::Metadata>,
 ) -> String {
+    html_omitting(doc, view, labels, metadata, Omit::default())
+}
+
+/// [`html_with`], leaving out what `omit` names: links become their content, `<img>` and
+/// `<picture>` are dropped.
+pub fn html_omitting(
+    doc: &Document,
+    view: &TextView,
+    labels: &Labels,
+    metadata: Option<&chaff_meta::Metadata>,
+    omit: Omit,
+) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html");
     if let Some(lang) = metadata.and_then(|m| m.language.as_deref()) {
         out.push_str(" lang=\"");
@@ -293,7 +329,7 @@ pub fn html_with(
     out.push('>');
     html_head(metadata, doc.title().as_deref(), &mut out);
     out.push('\n');
-    let filter = KeptFilter { view, labels };
+    let filter = KeptFilter { view, labels, omit };
     match doc.body() {
         Some(body) => write_html(doc, body, &filter, &mut out),
         None => out.push_str("<body></body>"),
@@ -450,6 +486,53 @@ mod tests {
                 .any(|n| n["tag"] == "nav" && n["role"] == "menu")
         );
         insta::assert_json_snapshot!(v);
+    }
+
+    #[test]
+    fn links_and_images_can_be_left_out_of_every_structured_format() {
+        let doc = chaff_dom::parse(
+            br#"<body><p>See <a href="/a">the <b>docs</b></a> and <img src="/i.png" alt="a chart">
+            <picture><source srcset="/p.webp"><img src="/p.png"></picture>.</p></body>"#,
+        )
+        .unwrap();
+        let view = TextView::new(&doc);
+        let labels = Labels::all_content(doc.len());
+        let both = Omit {
+            links: true,
+            images: true,
+        };
+        let out = |format: Format, omit: Omit| {
+            let meta = PageMeta {
+                omit,
+                ..PageMeta::default()
+            };
+            render(format, &doc, &view, &labels, &meta)
+        };
+        assert_eq!(
+            out(Format::Markdown, Omit::default()),
+            "See [the **docs**](/a) and ![a chart](/i.png) ![](/p.png)."
+        );
+        assert_eq!(out(Format::Markdown, both), "See the **docs** and .");
+        let links_only = Omit {
+            links: true,
+            images: false,
+        };
+        assert_eq!(
+            out(Format::Markdown, links_only),
+            "See the **docs** and ![a chart](/i.png) ![](/p.png)."
+        );
+        let html = out(Format::Html, both);
+        assert!(html.contains("<p>See the <b>docs</b> and \n"), "{html}");
+        assert!(!html.contains("<a") && !html.contains("<img") && !html.contains("<picture"));
+        for format in [Format::Xml, Format::Tei] {
+            let x = out(format, both);
+            assert!(x.contains("See the <hi rend=\"#b\">docs</hi> and"), "{x}");
+            assert!(!x.contains("<ref") && !x.contains("<graphic"), "{x}");
+            let kept = out(format, Omit::default());
+            assert!(kept.contains("<ref target=\"/a\">") && kept.contains("<graphic"));
+        }
+        // Plain text has neither, whatever is asked.
+        assert_eq!(out(Format::Text, both), out(Format::Text, Omit::default()));
     }
 
     #[test]

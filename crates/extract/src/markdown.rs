@@ -109,13 +109,22 @@ use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
-use crate::kept_segment_text;
 use crate::xml::is_block;
+use crate::{Omit, kept_segment_text};
 
 /// Renders the kept part of the page's body as Markdown.
 pub fn markdown(doc: &Document, view: &TextView, labels: &Labels) -> String {
+    markdown_omitting(doc, view, labels, Omit::default())
+}
+
+/// [`markdown`], leaving out what `omit` names: a link is written as its text, an image not
+/// at all.
+pub fn markdown_omitting(doc: &Document, view: &TextView, labels: &Labels, omit: Omit) -> String {
     let root = doc.body().unwrap_or(NodeId::ROOT);
-    let mut w = Writer::default();
+    let mut w = Writer {
+        omit,
+        ..Writer::default()
+    };
     let end = doc.subtree_end(root).0;
     let mut open: Vec<(u32, Close)> = Vec::new();
     let mut i = root.0;
@@ -275,6 +284,8 @@ struct Writer {
     flat: u32,
     /// The open heading has a letter or digit in its text so far.
     heading_words: bool,
+    /// What is left out.
+    omit: Omit,
 }
 
 impl Writer {
@@ -628,7 +639,8 @@ impl Writer {
             "em" | "i" => self.inline("*"),
             "a" => {
                 let href = doc.attr(id, "href").unwrap_or("").trim();
-                if href.is_empty()
+                if self.omit.links
+                    || href.is_empty()
                     || href.starts_with('#')
                     || href.to_ascii_lowercase().starts_with("javascript:")
                 {
@@ -657,6 +669,7 @@ impl Writer {
                     href_at,
                 }
             }
+            "img" if self.omit.images => Close::Nothing,
             "img" => {
                 if let Some(src) = image_source(doc, id) {
                     let alt = doc

@@ -28,7 +28,7 @@ use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
 use crate::markdown::{code_language, image_source, is_data_table};
-use crate::{PageMeta, kept_segment_text};
+use crate::{Omit, PageMeta, kept_segment_text};
 
 /// trafilatura's XML: `<doc>` with the metadata as attributes, the main content in
 /// `<main>`, the readers' comments (when the page has some and they were kept apart) in
@@ -37,7 +37,7 @@ pub fn xml(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>
     let mut out = String::from("<doc");
     doc_attributes(doc, meta, &mut out);
     out.push_str(">\n<main>");
-    body(doc, view, labels, &mut out);
+    body(doc, view, labels, meta.omit, &mut out);
     out.push_str("\n</main>");
     if let Some(comments) = meta.comments {
         out.push_str("\n<comments>");
@@ -54,7 +54,7 @@ pub fn tei(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>
     let mut out = String::from("<TEI xmlns=\"http://www.tei-c.org/ns/1.0\">\n");
     tei_header(doc, meta, &mut out);
     out.push_str("<text>\n<body>\n<div type=\"entry\">");
-    body(doc, view, labels, &mut out);
+    body(doc, view, labels, meta.omit, &mut out);
     out.push_str("\n</div>");
     if let Some(comments) = meta.comments {
         out.push_str("\n<div type=\"comments\">");
@@ -276,12 +276,13 @@ struct Frame {
 }
 
 /// Writes the kept part of the page's body as trafilatura's block elements.
-fn body(doc: &Document, view: &TextView, labels: &Labels, out: &mut String) {
+fn body(doc: &Document, view: &TextView, labels: &Labels, omit: Omit, out: &mut String) {
     let root = doc.body().unwrap_or(NodeId::ROOT);
     let mut w = Writer {
         out,
         frames: Vec::new(),
         pending_space: false,
+        omit,
     };
     let base = w.out.len();
     w.frames.push(Frame {
@@ -318,6 +319,8 @@ struct Writer<'o> {
     out: &'o mut String,
     frames: Vec<Frame>,
     pending_space: bool,
+    /// What is left out.
+    omit: Omit,
 }
 
 impl Writer<'_> {
@@ -486,6 +489,7 @@ impl Writer<'_> {
                 }
                 self.push(end, "", Kind::Inline, &[]);
             }
+            "img" if self.omit.images => self.push(end, "", Kind::Inline, &[]),
             "img" => {
                 if let Some(src) = image_source(doc, id) {
                     self.begin_inline(self.parent_end());
@@ -544,7 +548,8 @@ impl Writer<'_> {
             "code" => ("code", Vec::new()),
             "a" => match doc.attr(id, "href").map(str::trim) {
                 Some(h)
-                    if !h.is_empty()
+                    if !self.omit.links
+                        && !h.is_empty()
                         && !h.starts_with('#')
                         && !h.to_ascii_lowercase().starts_with("javascript:") =>
                 {

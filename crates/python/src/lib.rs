@@ -496,7 +496,7 @@ struct PyExtractor {
 #[pymethods]
 impl PyExtractor {
     #[new]
-    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None, include_comments = false, record_metadata = true))]
+    #[pyo3(signature = (profiles_dir = None, profiles = None, profile = None, site_methods = None, favor = None, include_comments = false, record_metadata = true, links = true, images = true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -507,6 +507,8 @@ impl PyExtractor {
         favor: Option<&str>,
         include_comments: bool,
         record_metadata: bool,
+        links: bool,
+        images: bool,
     ) -> PyResult<PyExtractor> {
         let registry = registry_for(favor)?;
         let store: chaff::ProfileStore = profiles
@@ -520,7 +522,9 @@ impl PyExtractor {
                 let mut b = chaff::Extractor::builder()
                     .registry(registry)
                     .include_comments(include_comments)
-                    .record_metadata(record_metadata);
+                    .record_metadata(record_metadata)
+                    .links(links)
+                    .images(images);
                 if let Some(dir) = &profiles_dir {
                     b = b.profiles(dir)?;
                 }
