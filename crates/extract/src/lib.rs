@@ -257,9 +257,10 @@ impl SerializeFilter for KeptFilter<'_> {
     fn include(&self, doc: &Document, id: NodeId) -> bool {
         match doc.kind(id) {
             NodeKind::Element => {
-                let left_out = self.omit.images && matches!(doc.tag(id), "img" | "picture");
+                let tag = doc.tag(id);
+                let left_out = self.omit.images && matches!(tag, "img" | "picture");
                 !self.labels.is_removed(id)
-                    && !is_non_rendered(doc.tag(id))
+                    && !is_non_rendered(tag)
                     && !is_hidden(doc, id)
                     && !left_out
             }

@@ -642,7 +642,7 @@ impl Writer {
                 if self.omit.links
                     || href.is_empty()
                     || href.starts_with('#')
-                    || href.to_ascii_lowercase().starts_with("javascript:")
+                    || starts_with_ignore_case(href, "javascript:")
                 {
                     return Close::Nothing;
                 }
@@ -1083,7 +1083,8 @@ pub(crate) fn image_source(doc: &Document, img: NodeId) -> Option<&str> {
         })
 }
 
-fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+/// Whether `s` starts with the ASCII `prefix`, in any case, without lower-casing a copy.
+pub(crate) fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
     s.get(..prefix.len())
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
@@ -1312,6 +1313,19 @@ mod tests {
         );
         // Empty headings make no list of empty items.
         assert_eq!(md("<ul><li><h3> </h3></li><li><h3></h3></li></ul>x"), "x");
+    }
+
+    #[test]
+    fn script_and_fragment_links_are_their_text() {
+        assert_eq!(
+            md(
+                "<p><a href=\"JavaScript:void(0)\">a</a> <a href=\"#x\">b</a> <a href=\"/c\">c</a></p>"
+            ),
+            "a b [c](/c)"
+        );
+        // A prefix that ends inside a character is no match, and no panic.
+        assert!(!starts_with_ignore_case("javascrip\u{20ac}", "javascript:"));
+        assert!(!starts_with_ignore_case("java", "javascript:"));
     }
 
     #[test]

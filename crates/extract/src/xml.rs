@@ -27,7 +27,7 @@ use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
-use crate::markdown::{code_language, image_source, is_data_table};
+use crate::markdown::{code_language, image_source, is_data_table, starts_with_ignore_case};
 use crate::{Omit, PageMeta, kept_segment_text};
 
 /// trafilatura's XML: `<doc>` with the metadata as attributes, the main content in
@@ -551,7 +551,7 @@ impl Writer<'_> {
                     if !self.omit.links
                         && !h.is_empty()
                         && !h.starts_with('#')
-                        && !h.to_ascii_lowercase().starts_with("javascript:") =>
+                        && !starts_with_ignore_case(h, "javascript:") =>
                 {
                     ("ref", vec![("target", h)])
                 }
