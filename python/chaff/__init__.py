@@ -142,8 +142,10 @@ class Extractor:
             seventh of a page's time, as ``chaff extract --no-metadata``; ``metadata()`` and
             ``to_dict()`` still read them when asked.
         include_links, include_images: Markdown, HTML, XML and TEI keep links and images
-            (default; trafilatura leaves both out by default). False writes a link as its
-            text, and leaves images out, as ``chaff extract --no-links --no-images``.
+            (default; trafilatura leaves both out by default), their relative addresses
+            made absolute against the page's URL (or its ``<base href>``). False writes a
+            link as its text, and leaves images out, as ``chaff extract --no-links
+            --no-images``.
 
     Raises:
         ProfileError: a profile that cannot be read or is invalid.

@@ -453,6 +453,20 @@ impl Document {
         Some(crate::text::collapse_whitespace(&raw))
     }
 
+    /// The `href` of the page's first `<base href>` (trimmed), the base its relative
+    /// addresses are resolved against, as the page wrote it (it may itself be relative to
+    /// the page's URL).
+    pub fn base_href(&self) -> Option<&str> {
+        self.ids()
+            .find(|&id| {
+                self.is_tag(id, "base")
+                    && self.namespace(id) == ElementNs::Html
+                    && self.attr(id, "href").is_some()
+            })
+            .and_then(|id| self.attr(id, "href"))
+            .map(str::trim)
+    }
+
     /// The page's own statement of its URL: `<link rel=canonical href>` or
     /// `<meta property=og:url content>`, whichever comes first.
     pub fn declared_url(&self) -> Option<&str> {

@@ -64,7 +64,22 @@ fn quoted(s: &str) -> String {
 /// The `<head>` of the HTML output: charset, `<title>` (the headline, else the page's
 /// title), and a `<meta>` or `<link>` for each field the page states.
 pub fn html_head(meta: Option<&Metadata>, page_title: Option<&str>, out: &mut String) {
+    html_head_based(meta, page_title, None, out);
+}
+
+/// [`html_head`], with a `<base href>` when the content's relative addresses have a base.
+pub(crate) fn html_head_based(
+    meta: Option<&Metadata>,
+    page_title: Option<&str>,
+    base: Option<&str>,
+    out: &mut String,
+) {
     out.push_str("<head><meta charset=\"utf-8\">");
+    if let Some(b) = base {
+        out.push_str("<base href=\"");
+        escape_attr(b, out);
+        out.push_str("\">");
+    }
     let title = meta.and_then(|m| m.title.as_deref()).or(page_title);
     if let Some(t) = title {
         out.push_str("<title>");

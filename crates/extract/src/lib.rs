@@ -12,6 +12,7 @@
 //! collapsed as the view collapses it), so the sub-node ranges of [`Labels::partial`], which
 //! are offsets into those segments, mean the same thing in every format.
 
+mod address;
 mod head;
 mod markdown;
 mod xml;
@@ -26,7 +27,7 @@ use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::Serialize;
 
 pub use head::{front_matter, html_head};
-pub use markdown::{markdown, markdown_omitting};
+pub use markdown::{markdown, markdown_for};
 pub use xml::{tei, xml};
 
 /// An output format.
@@ -154,13 +155,13 @@ pub fn render(
     match format {
         Format::Text => text(view, labels),
         Format::Markdown => {
-            let body = markdown_omitting(doc, view, labels, meta.omit);
+            let body = markdown_for(doc, view, labels, meta);
             match meta.metadata.filter(|_| meta.front_matter) {
                 Some(m) => front_matter(m, meta.url, meta.site) + &body,
                 None => body,
             }
         }
-        Format::Html => html_omitting(doc, view, labels, meta.metadata, meta.omit),
+        Format::Html => html_for(doc, view, labels, meta),
         Format::Json => json(doc, view, labels, meta).to_string(),
         Format::Xml => xml(doc, view, labels, meta),
         Format::Tei => tei(doc, view, labels, meta),
@@ -309,28 +310,35 @@ pub fn html_with(
     labels: &Labels,
     metadata: Option<&chaff_meta::Metadata>,
 ) -> String {
-    html_omitting(doc, view, labels, metadata, Omit::default())
+    let meta = PageMeta {
+        metadata,
+        ..PageMeta::default()
+    };
+    html_for(doc, view, labels, &meta)
 }
 
-/// [`html_with`], leaving out what `omit` names: links become their content, `<img>` and
-/// `<picture>` are dropped.
-pub fn html_omitting(
-    doc: &Document,
-    view: &TextView,
-    labels: &Labels,
-    metadata: Option<&chaff_meta::Metadata>,
-    omit: Omit,
-) -> String {
+/// [`html_with`] for the page `meta` describes: its `<head>` carries `meta.metadata` and a
+/// `<base href>` naming the page's base (its own `<base href>`, else `meta.url`), so the
+/// relative addresses the content keeps still point where they did; links and images are
+/// left out as `meta.omit` names (a link becomes its content, `<img>` and `<picture>` are
+/// dropped).
+pub fn html_for(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html");
-    if let Some(lang) = metadata.and_then(|m| m.language.as_deref()) {
+    if let Some(lang) = meta.metadata.and_then(|m| m.language.as_deref()) {
         out.push_str(" lang=\"");
         chaff_dom::serialize::escape_attr(lang, &mut out);
         out.push('"');
     }
     out.push('>');
-    html_head(metadata, doc.title().as_deref(), &mut out);
+    let addresses = address::Addresses::new(doc, meta.url);
+    let base = addresses.base().map(url::Url::as_str);
+    head::html_head_based(meta.metadata, doc.title().as_deref(), base, &mut out);
     out.push('\n');
-    let filter = KeptFilter { view, labels, omit };
+    let filter = KeptFilter {
+        view,
+        labels,
+        omit: meta.omit,
+    };
     match doc.body() {
         Some(body) => write_html(doc, body, &filter, &mut out),
         None => out.push_str("<body></body>"),
@@ -462,6 +470,27 @@ mod tests {
             &labels,
             &PageMeta::default()
         ));
+    }
+
+    #[test]
+    fn html_names_the_base_of_the_addresses_it_keeps() {
+        let doc = chaff_dom::parse(b"<p><a href='next.html'>Next</a></p>").unwrap();
+        let view = TextView::new(&doc);
+        let labels = Labels::all_content(doc.len());
+        let at = |url| {
+            let meta = PageMeta {
+                url,
+                ..PageMeta::default()
+            };
+            render(Format::Html, &doc, &view, &labels, &meta)
+        };
+        let html = at(Some("https://example.org/a/b.html?q=\"1\""));
+        assert!(
+            html.contains("<base href=\"https://example.org/a/b.html?q=%221%22\">"),
+            "{html}"
+        );
+        assert!(html.contains("<a href=\"next.html\">Next</a>"), "{html}");
+        assert!(!at(None).contains("<base"));
     }
 
     #[test]

@@ -109,20 +109,29 @@ use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
+use crate::address::Addresses;
 use crate::xml::is_block;
-use crate::{Omit, kept_segment_text};
+use crate::{Omit, PageMeta, kept_segment_text};
 
-/// Renders the kept part of the page's body as Markdown.
+/// Renders the kept part of the page's body as Markdown, its addresses as the page has them.
 pub fn markdown(doc: &Document, view: &TextView, labels: &Labels) -> String {
-    markdown_omitting(doc, view, labels, Omit::default())
+    markdown_for(doc, view, labels, &PageMeta::default())
 }
 
-/// [`markdown`], leaving out what `omit` names: a link is written as its text, an image not
-/// at all.
-pub fn markdown_omitting(doc: &Document, view: &TextView, labels: &Labels, omit: Omit) -> String {
+/// [`markdown`] for the page `meta` describes: links and images left out as `meta.omit`
+/// names (a link written as its text, an image not at all), and every address made
+/// absolute against the page's base (its `<base href>`, else `meta.url`).
+pub fn markdown_for(
+    doc: &Document,
+    view: &TextView,
+    labels: &Labels,
+    meta: &PageMeta<'_>,
+) -> String {
     let root = doc.body().unwrap_or(NodeId::ROOT);
+    let addresses = Addresses::new(doc, meta.url);
     let mut w = Writer {
-        omit,
+        omit: meta.omit,
+        addresses: Some(&addresses),
         ..Writer::default()
     };
     let end = doc.subtree_end(root).0;
@@ -249,7 +258,7 @@ struct Undo {
 }
 
 #[derive(Default)]
-struct Writer {
+struct Writer<'a> {
     out: String,
     /// Line prefixes: "> " for quotes, indentation for list items.
     prefixes: Vec<String>,
@@ -286,9 +295,11 @@ struct Writer {
     heading_words: bool,
     /// What is left out.
     omit: Omit,
+    /// Resolves links' and images' addresses (none: written as the page has them).
+    addresses: Option<&'a Addresses<'a>>,
 }
 
-impl Writer {
+impl Writer<'_> {
     /// Asks for a break of `n` newlines before the next content (a space inside a cell).
     fn block(&mut self, n: u8) {
         if self.cells > 0 {
@@ -653,7 +664,8 @@ impl Writer {
                 self.begin();
                 let start = self.out.len();
                 self.out.push('[');
-                self.hrefs.push(href.to_string());
+                let href = self.address(href);
+                self.hrefs.push(href);
                 let (content_at, href_at) = (self.out.len(), self.hrefs.len() - 1);
                 if wraps == Wraps::Blocks {
                     self.flat += 1;
@@ -677,11 +689,22 @@ impl Writer {
                         .unwrap_or("")
                         .trim()
                         .replace(['[', ']'], "");
-                    self.raw(&format!("![{alt}]({src})"));
+                    let mut image = format!("![{alt}](");
+                    destination(&self.address(src), &mut image);
+                    image.push(')');
+                    self.raw(&image);
                 }
                 Close::Nothing
             }
             _ => Close::Nothing,
+        }
+    }
+
+    /// `raw` resolved against the page's base, when the writer has one.
+    fn address(&self, raw: &str) -> String {
+        match self.addresses {
+            Some(a) => a.resolve(raw).into_owned(),
+            None => raw.to_string(),
         }
     }
 
@@ -833,8 +856,7 @@ impl Writer {
                 }
             }
             self.out.push_str("](");
-            self.out
-                .push_str(&href.replace(' ', "%20").replace(')', "%29"));
+            destination(&href, &mut self.out);
             self.out.push(')');
         }
     }
@@ -1083,6 +1105,24 @@ pub(crate) fn image_source(doc: &Document, img: NodeId) -> Option<&str> {
         })
 }
 
+/// Writes an address as a CommonMark link destination: the characters that would end it or
+/// unbalance it (whitespace, controls, `(`, `)`, `<`, `>`) percent-encoded, which a browser
+/// reads as the same address.
+fn destination(address: &str, out: &mut String) {
+    use std::fmt::Write;
+    for c in address.chars() {
+        if matches!(c, ' ' | '(' | ')' | '<' | '>') || c.is_control() {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "%{b:02X}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+}
+
 /// Whether `s` starts with the ASCII `prefix`, in any case, without lower-casing a copy.
 pub(crate) fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
     s.get(..prefix.len())
@@ -1249,6 +1289,60 @@ mod tests {
         let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
         let view = TextView::new(&doc);
         markdown(&doc, &view, &Labels::all_content(doc.len()))
+    }
+
+    fn md_at(html: &str, url: &str) -> String {
+        let doc = chaff_dom::parse(html.as_bytes()).expect("parses");
+        let view = TextView::new(&doc);
+        let meta = PageMeta {
+            url: Some(url),
+            ..PageMeta::default()
+        };
+        markdown_for(&doc, &view, &Labels::all_content(doc.len()), &meta)
+    }
+
+    #[test]
+    fn addresses_are_made_absolute_against_the_page() {
+        let page = "https://example.org/blog/post.html";
+        assert_eq!(
+            md_at(
+                "<p><a href='/about'>About</a> <a href='next.html'>Next</a> \
+                 <a href='https://other.example/x'>Other</a></p><img src='img/a.png' alt='A'>",
+                page
+            ),
+            "[About](https://example.org/about) [Next](https://example.org/blog/next.html) \
+             [Other](https://other.example/x)\n\n![A](https://example.org/blog/img/a.png)"
+        );
+        // A <base href> is the base; without a URL the page's addresses stay as written.
+        assert_eq!(
+            md_at(
+                "<head><base href='/docs/'></head><p><a href='x'>X</a></p>",
+                page
+            ),
+            "[X](https://example.org/docs/x)"
+        );
+        assert_eq!(md("<p><a href='x'>X</a></p>"), "[X](x)");
+    }
+
+    #[test]
+    fn destinations_stay_one_destination() {
+        // Spaces, parentheses, angle brackets and controls would end or unbalance a
+        // CommonMark destination: each is percent-encoded.
+        assert_eq!(
+            md("<p><a href='a b(c)<d>\te'>x</a><img src='i (1).png' alt=i></p>"),
+            "[x](a%20b%28c%29%3Cd%3E%09e)![i](i%20%281%29.png)"
+        );
+        let out = md("<p><a href='/a b(c'>link text</a></p>");
+        let parser = pulldown_cmark::Parser::new(&out);
+        let dest: Vec<String> = parser
+            .filter_map(|e| match e {
+                pulldown_cmark::Event::Start(pulldown_cmark::Tag::Link { dest_url, .. }) => {
+                    Some(dest_url.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dest, ["/a%20b%28c"]);
     }
 
     #[test]

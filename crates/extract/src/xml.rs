@@ -27,6 +27,7 @@ use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
 
+use crate::address::Addresses;
 use crate::markdown::{code_language, image_source, is_data_table, starts_with_ignore_case};
 use crate::{Omit, PageMeta, kept_segment_text};
 
@@ -37,7 +38,7 @@ pub fn xml(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>
     let mut out = String::from("<doc");
     doc_attributes(doc, meta, &mut out);
     out.push_str(">\n<main>");
-    body(doc, view, labels, meta.omit, &mut out);
+    body(doc, view, labels, meta, &mut out);
     out.push_str("\n</main>");
     if let Some(comments) = meta.comments {
         out.push_str("\n<comments>");
@@ -54,7 +55,7 @@ pub fn tei(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>
     let mut out = String::from("<TEI xmlns=\"http://www.tei-c.org/ns/1.0\">\n");
     tei_header(doc, meta, &mut out);
     out.push_str("<text>\n<body>\n<div type=\"entry\">");
-    body(doc, view, labels, meta.omit, &mut out);
+    body(doc, view, labels, meta, &mut out);
     out.push_str("\n</div>");
     if let Some(comments) = meta.comments {
         out.push_str("\n<div type=\"comments\">");
@@ -275,14 +276,18 @@ struct Frame {
     synthetic: bool,
 }
 
-/// Writes the kept part of the page's body as trafilatura's block elements.
-fn body(doc: &Document, view: &TextView, labels: &Labels, omit: Omit, out: &mut String) {
+/// Writes the kept part of the page's body as trafilatura's block elements, links and
+/// images left out as `meta.omit` says and their addresses made absolute against the page's
+/// base (`crate::address`).
+fn body(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>, out: &mut String) {
     let root = doc.body().unwrap_or(NodeId::ROOT);
+    let addresses = Addresses::new(doc, meta.url);
     let mut w = Writer {
         out,
         frames: Vec::new(),
         pending_space: false,
-        omit,
+        omit: meta.omit,
+        addresses: &addresses,
     };
     let base = w.out.len();
     w.frames.push(Frame {
@@ -321,6 +326,8 @@ struct Writer<'o> {
     pending_space: bool,
     /// What is left out.
     omit: Omit,
+    /// Resolves links' and images' addresses.
+    addresses: &'o Addresses<'o>,
 }
 
 impl Writer<'_> {
@@ -494,7 +501,7 @@ impl Writer<'_> {
                 if let Some(src) = image_source(doc, id) {
                     self.begin_inline(self.parent_end());
                     self.out.push_str("<graphic");
-                    attribute("src", src, self.out);
+                    attribute("src", &self.addresses.resolve(src), self.out);
                     if let Some(alt) = doc.attr(id, "alt").map(str::trim).filter(|a| !a.is_empty())
                     {
                         attribute("alt", alt, self.out);
@@ -537,6 +544,7 @@ impl Writer<'_> {
     }
 
     fn open_inline(&mut self, doc: &Document, id: NodeId, tag: &str, end: u32) {
+        let target;
         let (name, attrs): (&'static str, Vec<(&str, &str)>) = match tag {
             "b" | "strong" => ("hi", vec![("rend", "#b")]),
             "i" | "em" => ("hi", vec![("rend", "#i")]),
@@ -553,7 +561,8 @@ impl Writer<'_> {
                         && !h.starts_with('#')
                         && !starts_with_ignore_case(h, "javascript:") =>
                 {
-                    ("ref", vec![("target", h)])
+                    target = self.addresses.resolve(h);
+                    ("ref", vec![("target", &*target)])
                 }
                 _ => ("", Vec::new()),
             },
@@ -629,6 +638,34 @@ mod tests {
         let start = x.find("<main>").unwrap() + "<main>".len();
         let end = x.find("</main>").unwrap();
         x[start..end].replace('\n', "")
+    }
+
+    #[test]
+    fn link_and_image_addresses_are_absolute() {
+        let doc = chaff_dom::parse(
+            b"<p><a href='../a'>A</a> <a href='mailto:x@example.org'>M</a></p>\
+              <img src='/i.png' alt=i>",
+        )
+        .unwrap();
+        let view = TextView::new(&doc);
+        let meta = PageMeta {
+            url: Some("http://example.org/x/y/z.html"),
+            ..PageMeta::default()
+        };
+        let x = xml(&doc, &view, &Labels::all_content(doc.len()), &meta);
+        let main = main_of(&x);
+        assert!(
+            main.contains("<ref target=\"http://example.org/x/a\">A</ref>"),
+            "{main}"
+        );
+        assert!(
+            main.contains("<ref target=\"mailto:x@example.org\">M</ref>"),
+            "{main}"
+        );
+        assert!(
+            main.contains("<graphic src=\"http://example.org/i.png\" alt=\"i\"/>"),
+            "{main}"
+        );
     }
 
     #[test]

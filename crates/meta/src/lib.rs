@@ -335,8 +335,13 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     };
     m.site_name = take("site_name", &mut m);
     m.description = take("description", &mut m);
-    m.canonical_url = take("canonical_url", &mut m).map(|u| resolve(&u, url));
-    m.image = take("image", &mut m).map(|u| resolve(&u, url));
+    // Addresses resolve against the document's base: its <base href>, else its URL.
+    let base = match doc.base_href() {
+        Some(href) => Some(resolve(href, url)),
+        None => url.map(str::to_string),
+    };
+    m.canonical_url = take("canonical_url", &mut m).map(|u| resolve(&u, base.as_deref()));
+    m.image = take("image", &mut m).map(|u| resolve(&u, base.as_deref()));
     m.license = take("license", &mut m);
     m.language = take("language", &mut m).and_then(|l| bcp47(&l));
     if m.language.is_none() {

@@ -157,6 +157,20 @@ fn structured_markup_wins_over_meta_names_and_the_document() {
 }
 
 #[test]
+fn addresses_resolve_against_the_base_element() {
+    let m = meta(
+        r#"<html><head><base href="/en/"><link rel="canonical" href="story/1">
+        <meta property="og:image" content="../img/a.png"></head><body><p>x</p></body></html>"#,
+        Some("https://example.org/a/b"),
+    );
+    assert_eq!(
+        m.canonical_url.as_deref(),
+        Some("https://example.org/en/story/1")
+    );
+    assert_eq!(m.image.as_deref(), Some("https://example.org/img/a.png"));
+}
+
+#[test]
 fn microdata_time_bylines_and_links() {
     let m = meta(
         r#"<html><head><link rel="canonical" href="/story/1"></head><body>
