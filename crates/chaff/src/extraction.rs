@@ -491,6 +491,28 @@ impl Extraction {
         self
     }
 
+    /// This extraction with Markdown, HTML, XML and TEI writing links (else each as its
+    /// text), whatever its extractor chose ([`crate::ExtractorBuilder::links`]): for a front
+    /// end that decides per request.
+    pub fn with_links(mut self, links: bool) -> Extraction {
+        self.style.omit.links = !links;
+        self
+    }
+
+    /// This extraction with Markdown, HTML, XML and TEI writing images, or not, whatever its
+    /// extractor chose ([`crate::ExtractorBuilder::images`]).
+    pub fn with_images(mut self, images: bool) -> Extraction {
+        self.style.omit.images = !images;
+        self
+    }
+
+    /// This extraction with Markdown starting with YAML front matter, or not, whatever its
+    /// extractor chose ([`crate::ExtractorBuilder::front_matter`]).
+    pub fn with_front_matter(mut self, front_matter: bool) -> Extraction {
+        self.style.front_matter = front_matter;
+        self
+    }
+
     /// [`Extraction::record`], with `nodes` when `labels` is set: every element's and
     /// visible text node's label and score ([`chaff_extract::nodes`]).
     pub fn record_with(&self, format: Format, labels: bool) -> serde_json::Value {

@@ -173,6 +173,50 @@ pub struct PageQuery {
     /// Give the record's `metadata` and `language` (default true); false saves about a
     /// seventh of a page's time when only the text is wanted.
     metadata: Option<bool>,
+    /// Keep readers' comments in the main text (default false).
+    comments: Option<bool>,
+    /// Write links (default true; false writes each link as its text).
+    links: Option<bool>,
+    /// Write images (default true).
+    images: Option<bool>,
+    /// Start Markdown with YAML front matter (default false).
+    front_matter: Option<bool>,
+}
+
+impl PageQuery {
+    fn output(&self) -> OutputOptions {
+        OutputOptions {
+            comments: self.comments,
+            links: self.links,
+            images: self.images,
+            front_matter: self.front_matter,
+        }
+    }
+}
+
+/// What the content holds besides its text (a page sent raw takes the same as query
+/// parameters).
+#[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
+pub struct OutputOptions {
+    /// Keep readers' comments in the main text (default false; the record gives them
+    /// apart under `comments` either way).
+    comments: Option<bool>,
+    /// Write links in Markdown, HTML, XML and TEI (default true; false writes each link as
+    /// its text). Relative addresses are made absolute against the page's `url`.
+    links: Option<bool>,
+    /// Write images in Markdown, HTML, XML and TEI (default true).
+    images: Option<bool>,
+    /// Start Markdown with YAML front matter holding the page's metadata (default false).
+    front_matter: Option<bool>,
+}
+
+impl OutputOptions {
+    /// `ex` written as these options say.
+    fn apply(self, ex: Extraction) -> Extraction {
+        ex.with_links(self.links.unwrap_or(true))
+            .with_images(self.images.unwrap_or(true))
+            .with_front_matter(self.front_matter.unwrap_or(false))
+    }
 }
 
 /// A page sent as JSON, with the methods to use.
@@ -201,6 +245,8 @@ pub struct PageRequest {
     /// Give the record's `metadata` and `language` (default true); false saves about a
     /// seventh of a page's time when only the text is wanted.
     metadata: Option<bool>,
+    #[serde(flatten)]
+    output: OutputOptions,
 }
 
 impl PageRequest {
@@ -214,6 +260,7 @@ impl PageRequest {
             threshold: self.threshold,
             menu: self.menu.unwrap_or(false),
             site: self.site.clone(),
+            comments: self.output.comments.unwrap_or(false),
         }
     }
 }
@@ -226,6 +273,8 @@ struct Job {
     labels: bool,
     /// Whether the record carries the metadata and the language.
     metadata: bool,
+    /// Links, images and front matter.
+    output: OutputOptions,
 }
 
 /// The media type of a request, without parameters, lower-cased, and its charset.
@@ -284,6 +333,7 @@ fn job(headers: &HeaderMap, q: PageQuery, bytes: Bytes) -> Result<Job, ApiError>
                 format: r.format.unwrap_or_default(),
                 labels: r.labels.unwrap_or(false),
                 metadata: r.metadata.unwrap_or(true),
+                output: r.output,
                 // Text that came as JSON is Unicode, whatever the page's <meta> says.
                 page: page(r.url, r.html.into_bytes(), Some("utf-8".into())),
             })
@@ -292,12 +342,14 @@ fn job(headers: &HeaderMap, q: PageQuery, bytes: Bytes) -> Result<Job, ApiError>
         | Some("text/html" | "application/xhtml+xml" | "text/plain" | "application/octet-stream") => {
             Ok(Job {
                 choice: Choice {
-                    site: q.site,
+                    site: q.site.clone(),
+                    comments: q.comments.unwrap_or(false),
                     ..Choice::default()
                 },
                 format: q.format.unwrap_or_default(),
                 labels: q.labels.unwrap_or(false),
                 metadata: q.metadata.unwrap_or(true),
+                output: q.output(),
                 page: page(q.url, bytes.to_vec(), charset),
             })
         }
@@ -354,6 +406,10 @@ pub struct Record {
     pub format: String,
     /// The main content.
     pub text: String,
+    /// The readers' comments, as plain text, when the page has a thread (given apart
+    /// whether or not `comments` kept them in `text` too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
     /// How sure the decision is, in `[0, 1]`.
     pub confidence: f64,
     /// The site whose profile was applied, if one was.
@@ -388,7 +444,7 @@ pub struct Record {
     path = "/v1/extract",
     params(PageQuery),
     request_body(
-        description = "The page: raw HTML (`text/html`, with `url`, `format`, `labels`, `site`, `metadata` as query parameters) or JSON",
+        description = "The page: raw HTML (`text/html`, with `url`, `format`, `labels`, `site`, `metadata`, `comments`, `links`, `images`, `front_matter` as query parameters) or JSON",
         content((PageRequest = "application/json"), (String = "text/html"))
     ),
     responses(
@@ -411,7 +467,8 @@ async fn extract(
 ) -> Result<Json<Record>, ApiError> {
     let job = job(&headers, query(q)?, body(bytes)?)?;
     let value = run_extraction(&state, slot, job, |ex, job, _| {
-        ex.with_record_metadata(job.metadata)
+        job.output
+            .apply(ex.with_record_metadata(job.metadata))
             .record_with(job.format.into(), job.labels)
     })
     .await?;
@@ -540,6 +597,7 @@ async fn inspect_page(
         threshold: r.threshold,
         menu: r.menu.unwrap_or(false),
         site: r.site,
+        comments: false,
     };
     let page = match (r.html, r.page) {
         (Some(html), None) => page(r.url, html.into_bytes(), Some("utf-8".into())),
@@ -556,6 +614,7 @@ async fn inspect_page(
         format: FormatName::Text,
         labels: false,
         metadata: true,
+        output: OutputOptions::default(),
     };
     let out = run_extraction(&state, slot, job, |ex, _, st| Inspection {
         document: crate::neutralise(ex.document()),

@@ -39,6 +39,8 @@ pub(crate) struct Choice {
     pub menu: bool,
     /// Apply this site's profile whatever the page's URL.
     pub site: Option<String>,
+    /// Keep readers' comments in the main text.
+    pub comments: bool,
 }
 
 impl Choice {
@@ -48,6 +50,7 @@ impl Choice {
             && self.threshold.is_none()
             && !self.menu
             && self.site.is_none()
+            && !self.comments
     }
 }
 
@@ -157,13 +160,16 @@ impl AppState {
                 "threshold applies to the content classifier, not pagelevel",
             ));
         }
-        let mut page_methods = vec![classifier];
+        // The comments detector runs after either classifier, as by default: without it a
+        // request with any choice would lose its `comments`.
+        let mut page_methods = vec![classifier, "comments"];
         if choice.menu {
             page_methods.push("menu");
         }
         let mut builder = Extractor::builder()
             .registry(registry)
-            .page_methods(page_methods);
+            .page_methods(page_methods)
+            .include_comments(choice.comments);
         if let Some(m) = &choice.methods {
             builder = builder.site_methods(m.iter().cloned());
         }

@@ -99,6 +99,97 @@ async fn metadata_false_leaves_the_metadata_and_language_out_and_the_text_as_it_
     srv.shutdown().await.expect("shuts down");
 }
 
+/// A story with a relative link and image in its text and a readers' thread under it.
+fn story_with_thread() -> String {
+    "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+     <article><h1>Council votes to close the old bridge</h1><p>The council voted on Monday \
+     to close the <a href='bridge.html'>old bridge</a> for repairs. Engineers found cracks in \
+     two of its arches last spring, and the work is expected to take most of the coming \
+     year.</p><p><img src='img/arch.jpg' alt='The cracked arch'> Traffic will be sent over \
+     the ring road, which the council says can carry the extra load.</p></article>\
+     <div id=comments><h3>2 comments</h3><ol class=commentlist>\
+     <li class=comment><p>I drive over that bridge every day and it did feel shaky to me.</p>\
+     </li><li class=comment><p>About time they did something, the cracks have been there for \
+     years.</p></li></ol><form class=comment-form><textarea>Your reply</textarea>\
+     <button>Post</button></form></div></body></html>"
+        .to_string()
+}
+
+#[tokio::test]
+async fn comments_links_images_and_front_matter_are_asked_per_request() {
+    let srv = start(Config::default()).await;
+    let html = story_with_thread();
+    let url = "https://news.example.org/local/bridge";
+    let ask = |extra: serde_json::Value| {
+        let mut body = json!({"html": html, "url": url, "format": "markdown"});
+        if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+            b.extend(e.clone());
+        }
+        body
+    };
+    let plain = post_json(srv.addr, "/v1/extract", &ask(json!({}))).await;
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    let plain = plain.json();
+    let md = plain["text"].as_str().unwrap();
+    assert!(
+        md.contains("[old bridge](https://news.example.org/local/bridge.html)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("![The cracked arch](https://news.example.org/local/img/arch.jpg)"),
+        "{md}"
+    );
+    assert!(!md.contains("feel shaky") && !md.starts_with("---"), "{md}");
+    assert!(
+        plain["comments"]
+            .as_str()
+            .is_some_and(|c| c.contains("feel shaky")),
+        "{plain}"
+    );
+
+    let all = json!({"links": false, "images": false, "comments": true, "front_matter": true});
+    let json_body = post_json(srv.addr, "/v1/extract", &ask(all)).await;
+    let raw = request(
+        srv.addr,
+        "POST",
+        &format!(
+            "/v1/extract?url={url}&format=markdown&links=false&images=false&comments=true\
+             &front_matter=true"
+        ),
+        Some("text/html"),
+        html.as_bytes(),
+    )
+    .await;
+    let lib = chaff::Extractor::builder()
+        .include_comments(true)
+        .links(false)
+        .images(false)
+        .front_matter(true)
+        .build()
+        .unwrap()
+        .extract(html.as_bytes(), Some(url))
+        .unwrap()
+        .markdown();
+    for r in [json_body, raw] {
+        assert_eq!(r.status, 200, "{}", r.text());
+        let md = r.json()["text"].as_str().unwrap().to_string();
+        assert_eq!(md, lib);
+        assert!(md.starts_with("---\n"), "{md}");
+        assert!(md.contains("close the old bridge for repairs"), "{md}");
+        assert!(!md.contains("](") && md.contains("feel shaky"), "{md}");
+    }
+    let bad = request(
+        srv.addr,
+        "POST",
+        "/v1/extract?links=maybe",
+        Some("text/html"),
+        html.as_bytes(),
+    )
+    .await;
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    srv.shutdown().await.expect("shuts down");
+}
+
 #[tokio::test]
 async fn bad_requests_get_4xx_with_one_line_json() {
     let srv = start(Config::default()).await;
@@ -470,7 +561,7 @@ async fn inspect_shows_a_neutralised_page_with_node_ids() {
         .iter()
         .map(|m| m["method"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(said, ["pagelevel", "menu"]);
+    assert_eq!(said, ["pagelevel", "comments", "menu"]);
     srv.shutdown().await.expect("shuts down");
 }
 
