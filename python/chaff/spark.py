@@ -19,8 +19,11 @@ streams, or on any Hadoop file system (``hdfs://``, ``s3a://``, ...), read with
 
 A record that fails (a damaged WARC, a page that does not parse) becomes a row whose ``error``
 says why; it never fails the task. Columns: ``url, site, title, author, date, language, text,
-markdown, confidence, error``, then ``source`` (``file#offset``) and ``profile`` (the site
-whose profile was applied, or null).
+markdown, confidence, error``, then ``source`` (``file#offset``), ``profile`` (the site
+whose profile was applied, or null) and ``comments`` (the readers' comments, apart from the
+text, or null). Options choose whether the comments stay in the text too
+(``include_comments``) and whether the Markdown keeps links and images (``include_links``,
+``include_images``; relative addresses are made absolute against the page's URL).
 
     from pyspark.sql import SparkSession
     from chaff.spark import run
@@ -42,7 +45,7 @@ import chaff
 
 #: The columns of the output, in order.
 COLUMNS = ["url", "site", "title", "author", "date", "language", "text", "markdown",
-           "confidence", "error", "source", "profile"]
+           "confidence", "error", "source", "profile", "comments"]
 
 #: A record as it travels between stages: url, html bytes, source, charset, error message.
 Record = Tuple[Optional[str], Optional[bytes], str, Optional[str], Optional[str]]
@@ -68,6 +71,13 @@ class Options:
     threads: int = 1
     #: Write the Markdown column (it costs a second rendering per page).
     markdown: bool = True
+    #: Keep readers' comments in the text and Markdown too (the comments column has them
+    #: either way).
+    include_comments: bool = False
+    #: Write links in the Markdown (else each link as its text).
+    include_links: bool = True
+    #: Write images in the Markdown.
+    include_images: bool = True
     #: Tasks reading each local WARC, each keeping every n-th record (0: as many as make
     #: Spark's default parallelism, at least 1): a single large WARC keeps every core busy
     #: without a shuffle, at the cost of reading it n times (reading is a small part of the
@@ -87,14 +97,22 @@ def schema():
 
 # One extractor per executor process and configuration, built on first use. Executors reuse
 # their Python workers, so every task a worker runs shares it; it is immutable.
-_EXTRACTORS: Dict[Tuple[bool, bool], chaff.Extractor] = {}
+_EXTRACTORS: Dict[Tuple[bool, ...], chaff.Extractor] = {}
+
+
+def _settings(opts: Options) -> Dict[str, bool]:
+    """The extractor's keyword arguments that :class:`Options` sets."""
+    return {"favor_precision": opts.favor_precision, "favor_recall": opts.favor_recall,
+            "include_comments": opts.include_comments, "include_links": opts.include_links,
+            "include_images": opts.include_images}
 
 
 def _extractor(opts: Options) -> chaff.Extractor:
-    key = (opts.favor_precision, opts.favor_recall)
+    settings = _settings(opts)
+    key = tuple(settings.values())
     ex = _EXTRACTORS.get(key)
     if ex is None:
-        ex = chaff.Extractor(favor_precision=opts.favor_precision, favor_recall=opts.favor_recall)
+        ex = chaff.Extractor(**settings)
         _EXTRACTORS[key] = ex
     return ex
 
@@ -156,12 +174,12 @@ def _row(doc, url: Optional[str], source: str, opts: Options) -> tuple:
     d = doc.to_dict()
     markdown = doc.markdown() if opts.markdown else None
     return (url, d["site"], d["title"], d["author"], d["date"], d["language"], d["text"],
-            markdown, float(d["confidence"]), None, source, d["profile"])
+            markdown, float(d["confidence"]), None, source, d["profile"], d["comments"])
 
 
 def _error_row(url: Optional[str], source: str, message: str) -> tuple:
     site = chaff.site_of(url) if url else None
-    return (url, site, None, None, None, None, None, None, None, message, source, None)
+    return (url, site, None, None, None, None, None, None, None, message, source, None, None)
 
 
 def _extract(ex: chaff.Extractor, records: Iterable[Record], opts: Options) -> Iterator[tuple]:
@@ -217,8 +235,7 @@ def site_level(key: str, pages: Iterable[Record], opts: Options) -> Iterator[tup
         try:
             profile = chaff.learn([(html, url, charset) for url, html, _, charset, _ in sample],
                                   methods=opts.methods, site=site)
-            ex = chaff.Extractor(profile=profile, favor_precision=opts.favor_precision,
-                                 favor_recall=opts.favor_recall)
+            ex = chaff.Extractor(profile=profile, **_settings(opts))
         except chaff.ChaffError as e:
             # The site's pages are still extracted, page by page; the reason is logged.
             print(f"chaff: {key}: not learned ({e}); extracted page by page", flush=True)
@@ -251,7 +268,7 @@ def run(spark, paths: Sequence[str], output: str, mode: str = "page", **options:
 
     ``options`` are the fields of :class:`Options` (``min_site_pages``, ``sample_cap``,
     ``split_above``, ``methods``, ``favor_precision``, ``favor_recall``, ``threads``,
-    ``markdown``, ``stripes``).
+    ``markdown``, ``stripes``, ``include_comments``, ``include_links``, ``include_images``).
     """
     opts = Options(mode=mode, **options)
     if opts.methods is not None:

@@ -1,5 +1,5 @@
 """WARC files to Parquet with chaff on Spark: one row per page (url, site, title, author, date,
-language, text, markdown, confidence, error, source, profile).
+language, text, markdown, confidence, error, source, profile, comments).
 
 Locally:
 
@@ -33,6 +33,10 @@ def main(argv=None):
     ap.add_argument("--methods", help="site methods to learn, comma-separated")
     ap.add_argument("--favor", choices=["precision", "recall"])
     ap.add_argument("--no-markdown", action="store_true", help="leave the markdown column empty")
+    ap.add_argument("--comments", action="store_true",
+                    help="keep readers' comments in text and markdown too")
+    ap.add_argument("--no-links", action="store_true", help="markdown links as their text")
+    ap.add_argument("--no-images", action="store_true", help="no images in the markdown")
     a = ap.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -48,7 +52,8 @@ def main(argv=None):
                     sample_cap=a.sample_cap, split_above=a.split_above,
                     methods=a.methods.split(",") if a.methods else None,
                     favor_precision=a.favor == "precision", favor_recall=a.favor == "recall",
-                    markdown=not a.no_markdown)
+                    markdown=not a.no_markdown, include_comments=a.comments,
+                    include_links=not a.no_links, include_images=not a.no_images)
     finally:
         spark.stop()
     print(json.dumps(stats))

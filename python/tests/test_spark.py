@@ -119,3 +119,42 @@ def test_page_and_site_modes(spark, crawl, tmp_path, capsys):
     html = next(rec.html for rec in chaff.read_warc(crawl["paths"][0]) if rec.url == row["url"])
     assert row["text"] == chaff.extract(html, row["url"])
     assert row["markdown"] == chaff.extract(html, row["url"], output_format="markdown")
+
+
+#: A story with a relative link and image in its text and a readers' thread under it.
+STORY = (b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav><article>"
+         b"<h1>Council votes to close the old bridge</h1><p>The council voted on Monday to "
+         b"close the <a href='bridge.html'>old bridge</a> for repairs. Engineers found cracks "
+         b"in two of its arches last spring, and the work is expected to take most of the "
+         b"coming year.</p><p><img src='img/arch.jpg' alt='The cracked arch'> Traffic will be "
+         b"sent over the ring road, which the council says can carry the extra load.</p>"
+         b"</article><div id=comments><h3>2 comments</h3><ol class=commentlist>"
+         b"<li class=comment><p>I drive over that bridge every day and it did feel shaky to "
+         b"me.</p></li><li class=comment><p>About time they did something, the cracks have "
+         b"been there for years.</p></li></ol><form class=comment-form><textarea>Your reply"
+         b"</textarea><button>Post</button></form></div></body></html>")
+
+
+def test_comments_links_and_images_are_options(spark, tmp_path):
+    from chaff.spark import run
+
+    url = "https://news.example.org/local/bridge"
+    warc = tmp_path / "story.warc"
+    warc.write_bytes(response_record(url, STORY))
+
+    def row(name, **options):
+        out = str(tmp_path / f"{name}.parquet")
+        run(spark, [str(warc)], out, **options)
+        rows = [r.asDict() for r in spark.read.parquet(out).collect()]
+        assert len(rows) == 1 and rows[0]["error"] is None, rows
+        return rows[0]
+
+    plain = row("plain")
+    assert "feel shaky" in plain["comments"] and "feel shaky" not in plain["text"]
+    assert "[old bridge](https://news.example.org/local/bridge.html)" in plain["markdown"]
+    assert "![The cracked arch](https://news.example.org/local/img/arch.jpg)" in plain["markdown"]
+    options = {"include_comments": True, "include_links": False, "include_images": False}
+    asked = row("asked", **options)
+    assert "feel shaky" in asked["text"] and "feel shaky" in asked["comments"]
+    assert "](" not in asked["markdown"] and "close the old bridge for" in asked["markdown"]
+    assert asked["markdown"] == chaff.extract(STORY, url, output_format="markdown", **options)
