@@ -205,6 +205,15 @@ impl Candidates {
         all.into_iter()
     }
 
+    /// Whether some value of a date field reads as a date: a value that does not
+    /// (`03-09-2026`, month or day first?) leaves the page's URL and text to date it. Before,
+    /// any value stopped them, and the page went undated; on wcxb-dev (fold models of the
+    /// page type and title unchanged) one page more is dated right, date same day 83.1% to
+    /// 83.2%, and none is dated where the gold has none.
+    fn has_date(&self, field: &str) -> bool {
+        self.ranked(field).any(|(_, d)| normalize_date(d).is_some())
+    }
+
     fn best_list(&self, field: &str) -> Option<(Source, &[String])> {
         let all = self.lists.get(field)?;
         let source = all.iter().map(|(s, _)| *s).min()?;
@@ -306,12 +315,12 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     let mut c = Candidates::default();
     let markup::Found { h1s, ld_json } = markup::read(doc, &mut c);
     let page_type = jsonld::read(doc, &ld_json, &mut c);
-    if c.best("published").is_none()
+    if !c.has_date("published")
         && let Some(d) = url.and_then(dates::url_date)
     {
         c.add("published", Source::Url, &d);
     }
-    if c.best("published").is_none()
+    if !c.has_date("published")
         && let Some(d) =
             markup::date_near_headline(doc, &h1s).or_else(|| markup::labelled_date(doc, &h1s))
     {

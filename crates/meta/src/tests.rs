@@ -1199,3 +1199,23 @@ fn an_author_heading_over_the_names() {
         ["John A. Alic", "David C. Mowery"]
     );
 }
+
+#[test]
+fn a_stated_date_that_does_not_read_leaves_the_text_to_date_the_page() {
+    // Month or day first? The markup's value reads as no date, so the headline's does.
+    let m = meta(
+        r#"<html><head><meta property="article:published_time" content="03-09-2026"></head>
+        <body><h1>Fasting and the brain</h1><p>By Dee Writer</p><p>Published March 9, 2026</p>
+        <p>Text of the article.</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2026-03-09"));
+    assert_eq!(m.sources["published"], Source::Html);
+    // A stated date that reads keeps its place before the text's.
+    let m = meta(
+        r#"<html><head><meta property="article:published_time" content="2026-03-01"></head>
+        <body><h1>Fasting and the brain</h1><p>Published March 9, 2026</p></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2026-03-01"));
+}
