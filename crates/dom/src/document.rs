@@ -458,12 +458,8 @@ impl Document {
     /// the page's URL).
     pub fn base_href(&self) -> Option<&str> {
         self.ids()
-            .find(|&id| {
-                self.is_tag(id, "base")
-                    && self.namespace(id) == ElementNs::Html
-                    && self.attr(id, "href").is_some()
-            })
-            .and_then(|id| self.attr(id, "href"))
+            .filter(|&id| self.is_tag(id, "base") && self.namespace(id) == ElementNs::Html)
+            .find_map(|id| self.attr(id, "href"))
             .map(str::trim)
     }
 

@@ -105,6 +105,8 @@
 //! tag or an entity (`<div>`, `&amp;`) is kept as written, as the other extractors'
 //! Markdown keeps it, though a renderer would read it as HTML.
 
+use std::borrow::Cow;
+
 use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
@@ -664,7 +666,7 @@ impl Writer<'_> {
                 self.begin();
                 let start = self.out.len();
                 self.out.push('[');
-                let href = self.address(href);
+                let href = self.address(href).into_owned();
                 self.hrefs.push(href);
                 let (content_at, href_at) = (self.out.len(), self.hrefs.len() - 1);
                 if wraps == Wraps::Blocks {
@@ -701,10 +703,10 @@ impl Writer<'_> {
     }
 
     /// `raw` resolved against the page's base, when the writer has one.
-    fn address(&self, raw: &str) -> String {
+    fn address<'r>(&self, raw: &'r str) -> Cow<'r, str> {
         match self.addresses {
-            Some(a) => a.resolve(raw).into_owned(),
-            None => raw.to_string(),
+            Some(a) => a.resolve(raw),
+            None => Cow::Borrowed(raw),
         }
     }
 

@@ -339,17 +339,19 @@ fn job(headers: &HeaderMap, q: PageQuery, bytes: Bytes) -> Result<Job, ApiError>
             })
         }
         None
-        | Some("text/html" | "application/xhtml+xml" | "text/plain" | "application/octet-stream") => {
+        | Some("text/html" | "application/xhtml+xml" | "text/plain" | "application/octet-stream") =>
+        {
+            let output = q.output();
             Ok(Job {
                 choice: Choice {
-                    site: q.site.clone(),
+                    site: q.site,
                     comments: q.comments.unwrap_or(false),
                     ..Choice::default()
                 },
                 format: q.format.unwrap_or_default(),
                 labels: q.labels.unwrap_or(false),
                 metadata: q.metadata.unwrap_or(true),
-                output: q.output(),
+                output,
                 page: page(q.url, bytes.to_vec(), charset),
             })
         }
