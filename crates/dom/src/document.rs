@@ -463,6 +463,21 @@ impl Document {
             .map(str::trim)
     }
 
+    /// The page's base URL, against which its relative addresses resolve, as a browser
+    /// finds it: the first `<base href>` resolved against `page_url` (the address the page
+    /// was fetched from), else `page_url`. A `<base href>` that does not resolve gives way
+    /// to `page_url`; `None` when neither gives an absolute URL.
+    pub fn base_url(&self, page_url: Option<&str>) -> Option<url::Url> {
+        let page = page_url.and_then(|u| url::Url::parse(u.trim()).ok());
+        match self.base_href() {
+            Some(href) => match &page {
+                Some(p) => p.join(href).ok().or(page),
+                None => url::Url::parse(href).ok(),
+            },
+            None => page,
+        }
+    }
+
     /// The page's own statement of its URL: `<link rel=canonical href>` or
     /// `<meta property=og:url content>`, whichever comes first.
     pub fn declared_url(&self) -> Option<&str> {

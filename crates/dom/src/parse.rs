@@ -1924,4 +1924,31 @@ mod tests {
         let doc = parse(br#"<head><meta property="og:url" content=" https://a.example/x "><link rel="Canonical" href="https://b.example/y"></head>"#).unwrap();
         assert_eq!(doc.declared_url(), Some("https://a.example/x"));
     }
+
+    #[test]
+    fn base_url_is_the_first_base_href_resolved_against_the_page() {
+        let base = |html: &str, page: Option<&str>| {
+            parse(html.as_bytes())
+                .unwrap()
+                .base_url(page)
+                .map(String::from)
+        };
+        let page = Some("https://a.example/x/y.html");
+        assert_eq!(
+            base("<base href='../z/'><base href='https://c.example/'>", page).as_deref(),
+            Some("https://a.example/z/")
+        );
+        assert_eq!(
+            base("<base href=' https://b.example/d/ '>", None).as_deref(),
+            Some("https://b.example/d/")
+        );
+        // No <base>, or one that does not resolve: the page's URL.
+        assert_eq!(base("<p>x", page).as_deref(), page);
+        assert_eq!(base("<base href='http://[bad/'>", page).as_deref(), page);
+        // A relative <base> without the page's URL, or no URL at all: none.
+        assert_eq!(base("<base href='/d/'>", None), None);
+        assert_eq!(base("<p>x", Some("not a url")), None);
+        // <base target> alone names no base.
+        assert_eq!(base("<base target=_blank>", page).as_deref(), page);
+    }
 }

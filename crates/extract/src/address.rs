@@ -37,7 +37,7 @@ impl<'a> Addresses<'a> {
     /// The page's base URL, when it has one.
     pub(crate) fn base(&self) -> Option<&Url> {
         self.base
-            .get_or_init(|| base_of(self.doc, self.page_url))
+            .get_or_init(|| self.doc.base_url(self.page_url))
             .as_ref()
     }
 
@@ -51,19 +51,6 @@ impl<'a> Addresses<'a> {
             Some(u) => Cow::Owned(u.into()),
             None => Cow::Borrowed(raw),
         }
-    }
-}
-
-/// The document's base URL: its first `<base href>` resolved against `page_url`, else
-/// `page_url`; `None` when neither gives an absolute URL.
-fn base_of(doc: &Document, page_url: Option<&str>) -> Option<Url> {
-    let page = page_url.and_then(|u| Url::parse(u.trim()).ok());
-    match doc.base_href() {
-        Some(href) => match &page {
-            Some(p) => p.join(href).ok().or(page),
-            None => Url::parse(href).ok(),
-        },
-        None => page,
     }
 }
 

@@ -345,12 +345,9 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     m.site_name = take("site_name", &mut m);
     m.description = take("description", &mut m);
     // Addresses resolve against the document's base: its <base href>, else its URL.
-    let base = match doc.base_href() {
-        Some(href) => Some(resolve(href, url)),
-        None => url.map(str::to_string),
-    };
-    m.canonical_url = take("canonical_url", &mut m).map(|u| resolve(&u, base.as_deref()));
-    m.image = take("image", &mut m).map(|u| resolve(&u, base.as_deref()));
+    let base = doc.base_url(url);
+    m.canonical_url = take("canonical_url", &mut m).map(|u| resolve(&u, base.as_ref()));
+    m.image = take("image", &mut m).map(|u| resolve(&u, base.as_ref()));
     m.license = take("license", &mut m);
     m.language = take("language", &mut m).and_then(|l| bcp47(&l));
     if m.language.is_none() {
@@ -457,9 +454,9 @@ fn dedup(values: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A URL made absolute against the page's.
-fn resolve(u: &str, base: Option<&str>) -> String {
-    match base.and_then(|b| url::Url::parse(b).ok()) {
+/// A URL made absolute against the page's base ([`Document::base_url`]).
+fn resolve(u: &str, base: Option<&url::Url>) -> String {
+    match base {
         Some(b) => b
             .join(u)
             .map(|j| j.to_string())
