@@ -394,10 +394,22 @@ impl Writer<'_> {
     /// Whether `at` (a position in the output) is the start of a line, after its prefixes.
     fn at_line_start_at(&self, at: usize) -> bool {
         let before = &self.out[..at];
-        let prefix: String = self.prefixes.concat();
-        before.is_empty()
-            || before.ends_with('\n')
-            || (!prefix.is_empty() && before.ends_with(&prefix))
+        before.is_empty() || before.ends_with('\n') || self.ends_with_prefixes(before)
+    }
+
+    /// Whether `before` ends with the line prefixes (not all empty), compared one by one
+    /// from the innermost, without joining them.
+    fn ends_with_prefixes(&self, before: &str) -> bool {
+        let mut rest = before;
+        let mut any = false;
+        for p in self.prefixes.iter().rev() {
+            match rest.strip_suffix(p.as_str()) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+            any |= !p.is_empty();
+        }
+        any
     }
 
     /// Gets the writer ready for inline content: owed breaks written, a pending space
