@@ -29,11 +29,11 @@ import score  # noqa: E402
 CHAFF = os.environ.get("CHAFF", str(REPO / "target" / "release" / "chaff"))
 
 
-def chaff_markdown(pages):
-    """Each page's Markdown from one `chaff extract` run, in page order."""
+def chaff_markdown(pages, fmt="markdown"):
+    """Each page's Markdown (or output in `fmt`) from one `chaff extract` run, in page order."""
     lines = "".join(json.dumps({"url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n"
                     for p in pages)
-    r = subprocess.run([CHAFF, "extract", "-q", "--format", "markdown", "-"], input=lines.encode(),
+    r = subprocess.run([CHAFF, "extract", "-q", "--format", fmt, "-"], input=lines.encode(),
                        capture_output=True)
     if r.returncode not in (0, 1):
         sys.exit(f"chaff failed ({r.returncode}): {r.stderr.decode()[-500:]}")

@@ -8,36 +8,13 @@ chaff's plain text are printed beside them for that reason.
   pip install markdown-it-py        # the reader (CommonMark, with GFM tables)
   python3 crates/lab/scripts/md_literal.py   # CHAFF=path/to/chaff, default target/release/chaff
 """
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-REPO = Path(__file__).resolve().parents[3]
-SHARED = Path(os.environ.get("CHAFF_SHARED", REPO.parent / "shared"))
-sys.path.insert(0, str(SHARED / "tools"))
-import datasets  # noqa: E402
-
-CHAFF = os.environ.get("CHAFF", str(REPO / "target" / "release" / "chaff"))
-
-
-def outputs(pages, fmt):
-    """Each page's output in `fmt` from one `chaff extract` run, in page order."""
-    lines = "".join(json.dumps({"url": p.url, "html": p.html.decode("utf-8", "replace")}) + "\n"
-                    for p in pages)
-    r = subprocess.run([CHAFF, "extract", "-q", "--format", fmt, "-"], input=lines.encode(),
-                       capture_output=True)
-    if r.returncode not in (0, 1):
-        sys.exit(f"chaff failed ({r.returncode}): {r.stderr.decode()[-500:]}")
-    by_line = {}
-    for line in r.stdout.decode("utf-8", "replace").split("\n"):
-        if line.strip():
-            o = json.loads(line)
-            by_line[int(o["source"].rsplit(":", 1)[-1])] = o.get("text") or ""
-    return [by_line.get(i + 1, "") for i in range(len(pages))]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from md_eval import chaff_markdown, datasets  # noqa: E402
 
 
 def shown(markdown):
@@ -57,7 +34,7 @@ def shown(markdown):
 
 def main():
     pages = list(datasets.load("wcxb-dev"))
-    md, plain = outputs(pages, "markdown"), outputs(pages, "text")
+    md, plain = chaff_markdown(pages), chaff_markdown(pages, "text")
     read = [shown(m) for m in md]
     count = lambda texts, c: sum(t.count(c) for t in texts)  # noqa: E731
     texts = [t for t, _ in read]
