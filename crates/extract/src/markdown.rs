@@ -272,6 +272,20 @@ enum Close {
     Cell,
 }
 
+/// Where an inline element just written lies in the output (byte offsets), so that one
+/// opened right after it can join it.
+#[derive(Clone, Copy, Debug)]
+struct Written {
+    /// Its opening marker.
+    start: usize,
+    /// Its content.
+    content_at: usize,
+    /// Its closing marker.
+    content_end: usize,
+    /// Just after it.
+    end: usize,
+}
+
 /// How a list's items are written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum ListKind {
@@ -328,13 +342,11 @@ struct Writer<'a> {
     quote_opened: bool,
     /// A list item's marker was just written and nothing after it yet.
     item_opened: bool,
-    /// The last code span written: where it starts, where its content starts and ends, and
-    /// where it ends. A span opened right where it ends joins it (two spans side by side,
-    /// `` `a``b` ``, would read as one with backticks inside).
-    last_code: Option<[usize; 4]>,
-    /// The last emphasis written: its marker, where it starts, where its content starts and
-    /// where it ends.
-    last_emphasis: Option<(&'static str, usize, usize, usize)>,
+    /// The last code span written. A span opened right where it ends joins it (two spans
+    /// side by side, `` `a``b` ``, would read as one with backticks inside).
+    last_code: Option<Written>,
+    /// The last emphasis written, and its marker (see [`Writer::inline`]).
+    last_emphasis: Option<(&'static str, Written)>,
     /// The markers of the open emphases.
     emphasis_open: Vec<&'static str>,
     /// Where the last list item's marker ends in the output: text written there starts the
@@ -783,29 +795,7 @@ impl Writer<'_> {
             // A `<pre>` written as plain lines is escaped line by line as text: a code span
             // across its lines could not be (a backslash is literal inside one).
             "code" | "kbd" | "samp" | "tt" if self.plain_pre > 0 => Close::Nothing,
-            "code" | "kbd" | "samp" | "tt" => {
-                self.begin();
-                self.code += 1;
-                if let Some([start, from, to, end]) = self.last_code
-                    && end == self.out.len()
-                    && self.out.as_bytes().get(start) == Some(&b'`')
-                    && self.out.ends_with('`')
-                {
-                    // Reopened: its content is taken back inside a one-backtick opening.
-                    let content = self.out[from..to].to_string();
-                    self.out.truncate(start);
-                    self.out.push('`');
-                    let content_at = self.out.len();
-                    self.out.push_str(&content);
-                    return Close::Code { start, content_at };
-                }
-                let start = self.out.len();
-                self.out.push('`');
-                Close::Code {
-                    start,
-                    content_at: self.out.len(),
-                }
-            }
+            "code" | "kbd" | "samp" | "tt" => self.open_code(),
             "strong" | "b" => self.inline("**", next_char(doc, id)),
             "em" | "i" => self.inline("*", next_char(doc, id)),
             "a" => {
@@ -869,14 +859,39 @@ impl Writer<'_> {
         }
     }
 
+    fn open_code(&mut self) -> Close {
+        self.begin();
+        self.code += 1;
+        if let Some(last) = self.last_code
+            && last.end == self.out.len()
+            && self.out.as_bytes().get(last.start) == Some(&b'`')
+            && self.out.ends_with('`')
+        {
+            // Reopened: its closing fence goes, and its opening one becomes one backtick
+            // (the close measures the fence the joined content needs).
+            self.out.truncate(last.content_end);
+            self.out.replace_range(last.start..last.content_at, "`");
+            return Close::Code {
+                start: last.start,
+                content_at: last.start + 1,
+            };
+        }
+        let start = self.out.len();
+        self.out.push('`');
+        Close::Code {
+            start,
+            content_at: self.out.len(),
+        }
+    }
+
     fn inline(&mut self, marker: &'static str, after: Option<char>) -> Close {
         if self.emphasis_open.contains(&marker) {
             // Bold inside bold says nothing more, and its markers would end the outer one.
             return Close::Nothing;
         }
         self.begin();
-        if let Some((m, start, content_at, end)) = self.last_emphasis
-            && end == self.out.len()
+        if let Some((m, last)) = self.last_emphasis
+            && last.end == self.out.len()
             && self.out.ends_with(m)
         {
             // Right after an emphasis, the markers would run together (`**a****b**`,
@@ -886,11 +901,11 @@ impl Writer<'_> {
                 return Close::Nothing;
             }
             self.emphasis_open.push(marker);
-            self.out.truncate(end - marker.len());
+            self.out.truncate(last.content_end);
             return Close::Inline {
                 marker,
-                start,
-                content_at,
+                start: last.start,
+                content_at: last.content_at,
                 after,
             };
         }
@@ -1053,15 +1068,22 @@ impl Writer<'_> {
         let closes =
             !(content.chars().next_back().is_some_and(is_sign) && after.is_some_and(is_word_char));
         if opens && closes {
+            let content_end = self.out.len();
             self.out.push_str(marker);
-            let start = start + usize::from(lead && self.insert_space_before(start));
-            let content_at = start + marker.len();
-            self.last_emphasis = Some((marker, start, content_at, self.out.len()));
+            let moved = usize::from(lead && self.insert_space_before(start));
+            let written = Written {
+                start: start + moved,
+                content_at: content_at + moved,
+                content_end: content_end + moved,
+                end: self.out.len(),
+            };
+            self.last_emphasis = Some((marker, written));
             return;
         }
         self.out.replace_range(start..content_at, "");
         // The text now joins what comes before it on its line.
         let tail = self.out.split_off(start);
+        self.escape_split_reference(&tail);
         let mark = self.line_mark(&tail, line_start);
         escape_md_marked_only(&tail, mark, &mut self.out);
         if lead {
@@ -1160,8 +1182,13 @@ impl Writer<'_> {
         self.out
             .replace_range(start..content_at, &format!("{fence}{pad}"));
         let start = start + usize::from(lead && self.insert_space_before(start));
-        let from = start + fence.len() + pad.len();
-        self.last_code = Some([start, from, from + len, self.out.len()]);
+        let content_at = start + fence.len() + pad.len();
+        self.last_code = Some(Written {
+            start,
+            content_at,
+            content_end: content_at + len,
+            end: self.out.len(),
+        });
     }
 
     fn close_link(&mut self, start: usize, content_at: usize, href_at: usize) {
