@@ -1081,14 +1081,13 @@ impl Writer<'_> {
             return;
         }
         self.out.replace_range(start..content_at, "");
-        // The text now joins what comes before it on its line.
+        // The space it began with goes back first (no space is put at a line's start), then
+        // the text joins what comes before it on its line.
+        let start = start + usize::from(lead && self.insert_space_before(start));
         let tail = self.out.split_off(start);
         self.escape_split_reference(&tail);
         let mark = self.line_mark(&tail, line_start);
         escape_md_marked_only(&tail, mark, &mut self.out);
-        if lead {
-            self.insert_space_before(start);
-        }
     }
 
     /// Takes the spaces at the ends of an inline element's content (from `content_at`) out
