@@ -532,9 +532,8 @@ impl Writer<'_> {
         let Some(before) = body.strip_suffix('&') else {
             return;
         };
-        let escaped = (before.len() - before.trim_end_matches('\\').len()) % 2 == 1;
         let tail = format!("{}{}", &self.out[body.len()..], &next[..=run]);
-        if !escaped && names_a_character(tail.as_bytes()) {
+        if !ends_escaping(before) && names_a_character(tail.as_bytes()) {
             self.out.insert(before.len(), '\\');
         }
     }
@@ -1032,8 +1031,7 @@ impl Writer<'_> {
         let Some(body) = self.out.strip_suffix('!') else {
             return;
         };
-        let backslashes = body.len() - body.trim_end_matches('\\').len();
-        if backslashes % 2 == 0 {
+        if !ends_escaping(body) {
             self.out.insert(self.out.len() - 1, '\\');
         }
     }
@@ -1563,6 +1561,11 @@ fn escape_md_marked_only(s: &str, mark: Option<usize>, out: &mut String) {
     }
 }
 
+/// Whether `s` ends in a backslash that escapes what follows it: an odd run of them.
+fn ends_escaping(s: &str) -> bool {
+    (s.len() - s.trim_end_matches('\\').len()) % 2 == 1
+}
+
 /// A sign as CommonMark's emphasis rules read one (a punctuation or symbol character):
 /// neither a letter or digit nor a space.
 fn is_sign(c: char) -> bool {
@@ -1771,17 +1774,7 @@ mod tests {
                 _ => format!("<p><strong>{esc}</strong></p>"),
             };
             let markdown = md(&html);
-            let mut text = String::new();
-            let mut opts = pulldown_cmark::Options::empty();
-            opts.insert(pulldown_cmark::Options::ENABLE_TABLES);
-            for event in pulldown_cmark::Parser::new_ext(&markdown, opts) {
-                match event {
-                    pulldown_cmark::Event::Text(x) | pulldown_cmark::Event::Code(x) => { text.push_str(&x); text.push(' '); }
-                    pulldown_cmark::Event::SoftBreak | pulldown_cmark::Event::HardBreak => text.push(' '),
-                    pulldown_cmark::Event::Html(x) | pulldown_cmark::Event::InlineHtml(x) => { text.push_str("<<HTML:"); text.push_str(&x); }
-                    _ => { text.push(' '); }
-                }
-            }
+            let text = read_back(&markdown);
             let norm = |s: &str| s.split_whitespace().collect::<String>();
             let mut want = norm(&t);
             if context == 3 { want = format!("aabb{want}zz"); }
@@ -1825,16 +1818,7 @@ mod tests {
                 _ => format!("<{block}>{inner}</{block}>"),
             };
             let markdown = md(&html);
-            let mut text = String::new();
-            let mut opts = pulldown_cmark::Options::empty();
-            opts.insert(pulldown_cmark::Options::ENABLE_TABLES);
-            for event in pulldown_cmark::Parser::new_ext(&markdown, opts) {
-                match event {
-                    pulldown_cmark::Event::Text(x) | pulldown_cmark::Event::Code(x) => text.push_str(&x),
-                    pulldown_cmark::Event::Html(x) | pulldown_cmark::Event::InlineHtml(x) => { text.push_str("<<HTML:"); text.push_str(&x); }
-                    _ => {}
-                }
-            }
+            let text = read_back(&markdown);
             let norm = |s: &str| s.split_whitespace().collect::<String>();
             let unesc = |t: &str| t.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
             let mut want = norm(&unesc(&format!("{a}{b}{c}")));
@@ -1842,6 +1826,25 @@ mod tests {
             if block == "li" { want.push_str("zz"); }
             proptest::prop_assert_eq!(norm(&text), want, "{}", markdown);
         }
+    }
+
+    /// The text a CommonMark reader with GFM tables finds in `md` (code spans' too, and any
+    /// HTML it finds marked as such), for the read-back tests, which compare it without
+    /// spaces.
+    fn read_back(md: &str) -> String {
+        use pulldown_cmark::{Event, Options, Parser};
+        let mut text = String::new();
+        for event in Parser::new_ext(md, Options::ENABLE_TABLES) {
+            match event {
+                Event::Text(x) | Event::Code(x) => text.push_str(&x),
+                Event::Html(x) | Event::InlineHtml(x) => {
+                    text.push_str("<<HTML:");
+                    text.push_str(&x);
+                }
+                _ => text.push(' '),
+            }
+        }
+        text
     }
 
     /// The text a CommonMark reader finds in `md`, and every tag it opens besides the
