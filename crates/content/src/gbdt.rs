@@ -49,8 +49,12 @@ impl Default for GbdtParams {
 }
 
 /// One tree node, in a flat array: a split (`feature`, `threshold`, children) or a leaf.
+///
+/// Stored as an object with the split's four fields or the leaf's `value`, and read through
+/// [`WireNode`] in one pass: serde's untagged enums buffer every node and try each variant
+/// in turn, which made reading the built-in content model most of `chaff`'s start-up.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(try_from = "WireNode", into = "WireNode")]
 pub enum TreeNode {
     /// Rows with `x[feature] < threshold` (and NaN) go to `left`, the others to `right`.
     Split {
@@ -68,6 +72,83 @@ pub enum TreeNode {
         /// The value.
         value: f32,
     },
+}
+
+/// A [`TreeNode`] as stored: the split's fields, or the leaf's value, and nothing else.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireNode {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    feature: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    threshold: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    left: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    right: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    value: Option<f32>,
+}
+
+impl TryFrom<WireNode> for TreeNode {
+    type Error = String;
+
+    fn try_from(w: WireNode) -> Result<TreeNode, String> {
+        match w {
+            WireNode {
+                feature: Some(feature),
+                threshold: Some(threshold),
+                left: Some(left),
+                right: Some(right),
+                value: None,
+            } => Ok(TreeNode::Split {
+                feature,
+                threshold,
+                left,
+                right,
+            }),
+            WireNode {
+                feature: None,
+                threshold: None,
+                left: None,
+                right: None,
+                value: Some(value),
+            } => Ok(TreeNode::Leaf { value }),
+            _ => Err(
+                "a tree node is a split (feature, threshold, left, right) or a leaf (value)".into(),
+            ),
+        }
+    }
+}
+
+impl From<TreeNode> for WireNode {
+    fn from(node: TreeNode) -> WireNode {
+        let none = WireNode {
+            feature: None,
+            threshold: None,
+            left: None,
+            right: None,
+            value: None,
+        };
+        match node {
+            TreeNode::Split {
+                feature,
+                threshold,
+                left,
+                right,
+            } => WireNode {
+                feature: Some(feature),
+                threshold: Some(threshold),
+                left: Some(left),
+                right: Some(right),
+                ..none
+            },
+            TreeNode::Leaf { value } => WireNode {
+                value: Some(value),
+                ..none
+            },
+        }
+    }
 }
 
 /// A trained ensemble: the log-odds of a row is `base` plus one leaf per tree.
@@ -720,6 +801,32 @@ mod tests {
         assert!(m.check().is_err());
         let m = Gbdt::new(1, 0.0, vec![vec![]]);
         assert!(m.check().is_err());
+    }
+
+    #[test]
+    fn nodes_are_stored_as_their_fields_and_a_mixed_node_is_refused() {
+        let split = TreeNode::Split {
+            feature: 3,
+            threshold: 0.5,
+            left: 1,
+            right: 2,
+        };
+        let leaf = TreeNode::Leaf { value: -0.25 };
+        let text = serde_json::to_string(&[split, leaf]).unwrap();
+        assert_eq!(
+            text,
+            r#"[{"feature":3,"threshold":0.5,"left":1,"right":2},{"value":-0.25}]"#
+        );
+        let back: Vec<TreeNode> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, vec![split, leaf]);
+        for bad in [
+            r#"{"feature":3,"threshold":0.5,"left":1}"#,
+            r#"{"feature":3,"threshold":0.5,"left":1,"right":2,"value":1.0}"#,
+            r#"{"value":1.0,"weight":2}"#,
+            r#"{}"#,
+        ] {
+            assert!(serde_json::from_str::<TreeNode>(bad).is_err(), "{bad}");
+        }
     }
 
     /// Tree 1: x0 < 1 is a leaf of 1; else x1 < 5 gives 2, else 3 (depth 2). Tree 2: a

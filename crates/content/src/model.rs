@@ -598,6 +598,12 @@ mod block_tests {
 
     /// No favor is the plain method: the model's threshold, each text node alone.
     #[test]
+    fn the_built_in_model_is_written_back_as_committed() {
+        let model = ContentModel::from_json(BUILTIN_JSON).unwrap();
+        assert_eq!(model.to_json(), BUILTIN_JSON.trim_end());
+    }
+
+    #[test]
     fn favoring_nothing_is_the_default_method() {
         let model = Arc::new(ContentModel::builtin().unwrap().clone());
         let m = ContentMethod::favoring(model.clone(), None);
