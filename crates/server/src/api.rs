@@ -44,9 +44,28 @@ use crate::state::{AppState, Choice};
 struct ApiDoc;
 
 /// The OpenAPI 3 document of the API (served at `/openapi.json`).
+///
+/// It states what the handlers check where a schema can say it: `/v1/learn` takes at
+/// least [`LEARN_MIN_PAGES`] pages (that they are of one site, no schema can state).
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    use utoipa::openapi::{RefOr, schema::Schema};
+    let mut doc = ApiDoc::openapi();
+    let learn_body = doc
+        .paths
+        .paths
+        .get_mut("/v1/learn")
+        .and_then(|p| p.post.as_mut())
+        .and_then(|op| op.request_body.as_mut())
+        .and_then(|body| body.content.get_mut("application/json"))
+        .and_then(|content| content.schema.as_mut());
+    if let Some(RefOr::T(Schema::Array(pages))) = learn_body {
+        pages.min_items = Some(LEARN_MIN_PAGES);
+    }
+    doc
 }
+
+/// The fewest pages `/v1/learn` learns a site from.
+const LEARN_MIN_PAGES: usize = 2;
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
     let max_body = state.config.max_body;
@@ -677,7 +696,7 @@ pub struct Learned {
     request_body(content = Vec<LearnPage>, content_type = "application/json"),
     responses(
         (status = 200, description = "The profile", body = Learned),
-        (status = 400, description = "Bad JSON, or no pages", body = ErrorBody),
+        (status = 400, description = "Bad JSON, or fewer than 2 pages", body = ErrorBody),
         (status = 413, description = "The body is over the limit", body = ErrorBody),
         (status = 415, description = "Not JSON", body = ErrorBody),
         (status = 422, description = "Nothing could be learned (too few pages, several sites)", body = ErrorBody),
@@ -704,10 +723,10 @@ async fn learn(
     }
     let input: Vec<LearnPage> = json(&bytes)?;
     drop(bytes);
-    if input.len() < 2 {
-        return Err(ApiError::bad_request(
-            "learning needs at least 2 pages of a site",
-        ));
+    if input.len() < LEARN_MIN_PAGES {
+        return Err(ApiError::bad_request(format!(
+            "learning needs at least {LEARN_MIN_PAGES} pages of a site"
+        )));
     }
     let admitted = limit::take(slot)?;
     let st = Arc::clone(&state);
@@ -861,7 +880,7 @@ async fn metrics(State(state): State<Arc<AppState>>) -> impl IntoResponse {
 }
 
 async fn openapi_json() -> Response {
-    match ApiDoc::openapi().to_json() {
+    match openapi().to_json() {
         Ok(s) => ([(header::CONTENT_TYPE, "application/json")], s).into_response(),
         Err(e) => ApiError::internal(format!("the OpenAPI document: {e}")).into_response(),
     }

@@ -621,6 +621,11 @@ async fn health_metrics_openapi_and_the_inspector_files() {
         );
     }
     assert_eq!(o, serde_json::to_value(chaff_server::openapi()).unwrap());
+    // What the handler refuses, the document states.
+    assert_eq!(
+        o["paths"]["/v1/learn"]["post"]["requestBody"]["content"]["application/json"]["schema"]["minItems"],
+        2
+    );
     let page = get(srv.addr, "/").await;
     assert_eq!(page.status, 200);
     let csp = page.header("content-security-policy").expect("a policy");
