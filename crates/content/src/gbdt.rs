@@ -204,15 +204,25 @@ impl Complete {
     /// Deepest trees grown out (2^10 leaves each); deeper ensembles keep the flat walk.
     const MAX_DEPTH: usize = 10;
 
+    /// The complete form takes at most this many times the flat form's nodes (and a few
+    /// more), so a model of sparse deep trees (a user's, or a corrupt one) cannot make it
+    /// balloon: the content model's complete form has 1.3 times its nodes.
+    const MAX_GROWTH: usize = 4;
+
     /// The complete form of `trees` (each `depth` deep at most), or `None` when a tree is
     /// malformed (a child that does not lie after its parent and inside its tree, a feature
-    /// not below `features`) or too deep.
+    /// not below `features`), too deep, or so sparse that growing it out would take more
+    /// than [`Complete::MAX_GROWTH`] times its nodes.
     fn of(trees: &[Vec<TreeNode>], depths: &[usize], features: usize) -> Option<Complete> {
         let depth = depths.iter().copied().max().unwrap_or(0);
         if depth > Self::MAX_DEPTH || features == 0 {
             return None;
         }
         let inner = (1usize << depth) - 1;
+        let nodes: usize = trees.iter().map(Vec::len).sum();
+        if (2 * inner + 1) * trees.len() > Self::MAX_GROWTH * nodes + 4096 {
+            return None;
+        }
         let mut splits = vec![CompleteSplit::default(); inner * trees.len()];
         let mut leaves = vec![0.0f32; (inner + 1) * trees.len()];
         // (node of the tree, its place in the heap, its level)
@@ -935,6 +945,49 @@ mod tests {
         assert!(m.check().is_err());
         let m = Gbdt::new(1, 0.0, vec![vec![]]);
         assert!(m.check().is_err());
+    }
+
+    /// A chain of splits ten deep, each with a leaf on its left: 21 nodes, where the complete
+    /// form would take 2,047 a tree.
+    fn chain(depth: u32) -> Vec<TreeNode> {
+        let mut tree = Vec::new();
+        for level in 0..depth {
+            let at = tree.len() as u32;
+            tree.push(TreeNode::Split {
+                feature: 0,
+                threshold: level as f32,
+                left: at + 1,
+                right: at + 2,
+            });
+            tree.push(TreeNode::Leaf {
+                value: level as f32,
+            });
+        }
+        tree.push(TreeNode::Leaf { value: -1.0 });
+        tree
+    }
+
+    #[test]
+    fn sparse_deep_trees_keep_the_flat_walk() {
+        let few = Gbdt::new(1, 0.0, vec![chain(10)]);
+        assert!(few.flat().complete.is_some(), "small enough to grow out");
+        let many = Gbdt::new(1, 0.0, vec![chain(10); 64]);
+        assert!(
+            many.flat().complete.is_none(),
+            "64 chains would grow 98 times"
+        );
+        let deep = Gbdt::new(1, 0.0, vec![chain(11)]);
+        assert!(
+            deep.flat().complete.is_none(),
+            "deeper than the complete form goes"
+        );
+        // Either way, the same predictions: x0 = 4.5 leaves the chain at level 5.
+        for m in [&few, &many, &deep] {
+            let mut out = Vec::new();
+            m.predict_rows(&[4.5], 1, &mut out);
+            let want = m.trees.len() as f32 * 5.0;
+            assert_eq!(out, vec![sigmoid(want)]);
+        }
     }
 
     #[test]
