@@ -39,6 +39,11 @@ mod xpath;
 
 use std::process::ExitCode;
 
+/// The allocator the `chaff` binary uses (jemalloc; see its `main.rs` for why), so the
+/// benchmarks here time what a user runs.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use chaff_cli::common;
 use clap::{Parser, Subcommand};
 
