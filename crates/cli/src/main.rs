@@ -8,6 +8,10 @@ mod serve;
 
 use std::process::ExitCode;
 
+use chaff_cli::{common, crawl};
+use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand as NoCommandGiven;
+use clap::{CommandFactory, Parser, Subcommand};
+
 /// jemalloc rather than the C library's allocator: a page's extraction makes and frees many
 /// short-lived buffers (tendrils, rows, strings), and site learning holds many pages' parses
 /// at once. Measured at fdfdaba on one thread, the same output, alternating with the same
@@ -21,10 +25,6 @@ use std::process::ExitCode;
 /// than glibc's. jemalloc is built from source, which needs `make`.
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-use chaff_cli::{common, crawl};
-use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand as NoCommandGiven;
-use clap::{CommandFactory, Parser, Subcommand};
 
 /// Separate what a web page says from the template it is wrapped in, learning each site's
 /// template from many of its pages.

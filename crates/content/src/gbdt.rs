@@ -75,7 +75,7 @@ pub enum TreeNode {
 }
 
 /// A [`TreeNode`] as stored: the split's fields, or the leaf's value, and nothing else.
-#[derive(Clone, Copy, Serialize, Deserialize)]
+#[derive(Clone, Copy, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WireNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,13 +123,6 @@ impl TryFrom<WireNode> for TreeNode {
 
 impl From<TreeNode> for WireNode {
     fn from(node: TreeNode) -> WireNode {
-        let none = WireNode {
-            feature: None,
-            threshold: None,
-            left: None,
-            right: None,
-            value: None,
-        };
         match node {
             TreeNode::Split {
                 feature,
@@ -141,11 +134,11 @@ impl From<TreeNode> for WireNode {
                 threshold: Some(threshold),
                 left: Some(left),
                 right: Some(right),
-                ..none
+                ..WireNode::default()
             },
             TreeNode::Leaf { value } => WireNode {
                 value: Some(value),
-                ..none
+                ..WireNode::default()
             },
         }
     }
@@ -268,26 +261,19 @@ impl Complete {
     fn block_margins(&self, base: f32, block: &[&[f32]]) -> [f32; LANES] {
         let inner = (1usize << self.depth) - 1;
         let mut sums = [base; LANES];
+        // Always LANES rows, a fixed number the compiler keeps in registers: a short last
+        // block walks its last row again in the lanes it lacks, whose sums are not read.
+        let lanes: [&[f32]; LANES] =
+            std::array::from_fn(|l| block.get(l).or(block.last()).copied().unwrap_or(&[]));
         // Counted by the leaves: a forest of lone leaves has no splits.
         for (t, leaves) in self.leaves.chunks_exact(inner + 1).enumerate() {
             let splits = &self.splits[t * inner..(t + 1) * inner];
             let mut at = [0usize; LANES];
-            if let Ok(full) = <&[&[f32]; LANES]>::try_from(block) {
-                // A whole block: a fixed number of lanes, kept in registers.
-                for _ in 0..self.depth {
-                    for l in 0..LANES {
-                        let s = splits[at[l]];
-                        let x = full[l].get(s.feature as usize).copied().unwrap_or(0.0);
-                        at[l] = 2 * at[l] + 1 + usize::from(x >= s.threshold);
-                    }
-                }
-            } else {
-                for _ in 0..self.depth {
-                    for (k, row) in at.iter_mut().zip(block) {
-                        let s = splits[*k];
-                        let x = row.get(s.feature as usize).copied().unwrap_or(0.0);
-                        *k = 2 * *k + 1 + usize::from(x >= s.threshold);
-                    }
+            for _ in 0..self.depth {
+                for l in 0..LANES {
+                    let s = splits[at[l]];
+                    let x = lanes[l].get(s.feature as usize).copied().unwrap_or(0.0);
+                    at[l] = 2 * at[l] + 1 + usize::from(x >= s.threshold);
                 }
             }
             for (sum, &k) in sums.iter_mut().zip(&at[..block.len()]) {

@@ -596,13 +596,15 @@ mod block_tests {
         assert_eq!(kept(&runs(&p, 0.4, 0.01)), [true, true, true, true]);
     }
 
-    /// No favor is the plain method: the model's threshold, each text node alone.
+    /// The model file's stored form reads back as it was written: the reader changes no
+    /// value, and the writer keeps the committed bytes.
     #[test]
     fn the_built_in_model_is_written_back_as_committed() {
         let model = ContentModel::from_json(BUILTIN_JSON).unwrap();
         assert_eq!(model.to_json(), BUILTIN_JSON.trim_end());
     }
 
+    /// No favor is the plain method: the model's threshold, each text node alone.
     #[test]
     fn favoring_nothing_is_the_default_method() {
         let model = Arc::new(ContentModel::builtin().unwrap().clone());

@@ -39,13 +39,13 @@ mod xpath;
 
 use std::process::ExitCode;
 
+use chaff_cli::common;
+use clap::{Parser, Subcommand};
+
 /// The allocator the `chaff` binary uses (jemalloc; see its `main.rs` for why), so the
 /// benchmarks here time what a user runs.
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-use chaff_cli::common;
-use clap::{Parser, Subcommand};
 
 /// chaff's research harness: evaluation, training recipes, figures and benchmarks.
 #[derive(Parser)]
