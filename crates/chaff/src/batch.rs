@@ -1,10 +1,20 @@
-//! Many pages through one [`Extractor`]: in parallel on rayon's pool, a batch at a time so
-//! that memory stays bounded on an endless stream, the results in input order.
+//! Many pages through one [`Extractor`], in parallel on rayon's pool, the results in input
+//! order, with a bounded number of pages read and not yet handed back so that memory stays
+//! bounded on an endless stream.
+//!
+//! Pages stream through a window rather than going in batches: the caller's thread reads
+//! pages and hands each to the pool as soon as there is room, and takes the results back in
+//! order while the pool works on the pages after them. So reading and writing overlap the
+//! extraction (with batches the pool waited while the caller read a batch and wrote the
+//! last one), no thread idles at a batch's end waiting for its largest page, and only the
+//! window's pages are held at once. Everything a record needs that an [`Extraction`]
+//! otherwise works out on first use (metadata, language) is worked out on the pool too.
 
 use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
 
 use chaff_corpus::{CorpusError, Page};
-use rayon::prelude::*;
 
 use crate::{Error, Extraction, Extractor, LoadOptions, LoadedPage, Parsed};
 
@@ -23,23 +33,37 @@ pub struct Extracted {
 pub struct ExtractAll<'a, I> {
     extractor: &'a Extractor,
     pages: I,
-    batch: usize,
-    ready: VecDeque<Extracted>,
+    window: usize,
+    /// Pages read and not yet handed back, in input order.
+    queue: VecDeque<Slot>,
     parsed: Option<Parsed>,
 }
 
+/// A page in the window: its outcome, or where it will arrive.
+enum Slot {
+    /// An input that could not be read (boxed: an outcome is large, and such slots rare).
+    Done(Box<Extracted>),
+    Working {
+        /// What names the page, for the outcome should its job be lost.
+        page: Page,
+        size: u64,
+        outcome: mpsc::Receiver<std::thread::Result<Result<Extraction, Error>>>,
+    },
+}
+
 impl Extractor {
-    /// Extracts every page of `pages` ([`Extractor::extract_page`]), `batch` pages at a
-    /// time in parallel, yielding each page's outcome in input order.
-    pub fn extract_all<I>(&self, pages: I, batch: usize) -> ExtractAll<'_, I::IntoIter>
+    /// Extracts every page of `pages` ([`Extractor::extract_page`]) in parallel, yielding
+    /// each page's outcome in input order. At most `window` pages are read and not yet
+    /// yielded at any time (a few per thread keep every thread busy).
+    pub fn extract_all<I>(&self, pages: I, window: usize) -> ExtractAll<'_, I::IntoIter>
     where
         I: IntoIterator<Item = Result<Page, CorpusError>>,
     {
         ExtractAll {
             extractor: self,
             pages: pages.into_iter(),
-            batch: batch.max(1),
-            ready: VecDeque::new(),
+            window: window.max(1),
+            queue: VecDeque::new(),
             parsed: None,
         }
     }
@@ -51,15 +75,56 @@ impl Extractor {
     pub fn extract_all_parsed<I>(
         &self,
         pages: I,
-        batch: usize,
+        window: usize,
         parsed: Parsed,
     ) -> ExtractAll<'_, I::IntoIter>
     where
         I: IntoIterator<Item = Result<Page, CorpusError>>,
     {
-        let mut all = self.extract_all(pages, batch);
+        let mut all = self.extract_all(pages, window);
         all.parsed = (!parsed.is_empty() && self.reuses(parsed.load_options())).then_some(parsed);
         all
+    }
+}
+
+impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
+    /// Reads pages and hands them to the pool until the window is full or the input ends.
+    fn fill(&mut self) {
+        while self.queue.len() < self.window {
+            let Some(page) = self.pages.next() else {
+                return;
+            };
+            let slot = match page {
+                Ok(page) => self.start(page),
+                Err(e) => Slot::Done(Box::new(failed(e.into()))),
+            };
+            self.queue.push_back(slot);
+        }
+    }
+
+    /// Starts one page's job on the pool.
+    fn start(&mut self, mut page: Page) -> Slot {
+        let kept = self.parsed.as_mut().and_then(|p| p.take(&page.source));
+        let with = self.parsed.as_ref().map(|p| p.load_options().clone());
+        let bytes = std::mem::take(&mut page.bytes);
+        let size = bytes.len() as u64;
+        let named = page.clone();
+        page.bytes = bytes;
+        let ex = self.extractor.clone();
+        let (send, outcome) = mpsc::sync_channel(1);
+        rayon::spawn_fifo(move || {
+            // A panic is carried back to the caller's thread, as a parallel iterator would
+            // carry it, rather than ending the process in rayon's handler.
+            let done =
+                std::panic::catch_unwind(AssertUnwindSafe(|| one(&ex, page, kept, with.as_ref())));
+            // The receiver is gone only when the caller stopped early: nothing to tell.
+            let _ = send.send(done);
+        });
+        Slot::Working {
+            page: named,
+            size,
+            outcome,
+        }
     }
 }
 
@@ -67,67 +132,84 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> Iterator for ExtractAll<'_, 
     type Item = Extracted;
 
     fn next(&mut self) -> Option<Extracted> {
-        if self.ready.is_empty() {
-            let mut parsed = self.parsed.as_mut();
-            let batch: Vec<_> = self
-                .pages
-                .by_ref()
-                .take(self.batch)
-                .map(|p| {
-                    let kept = match (&p, parsed.as_deref_mut()) {
-                        (Ok(page), Some(parsed)) => parsed.take(&page.source),
-                        _ => None,
-                    };
-                    (p, kept)
-                })
-                .collect();
-            let ex = self.extractor;
-            let with = self.parsed.as_ref().map(Parsed::load_options);
-            let done: Vec<Extracted> = batch
-                .into_par_iter()
-                .map(|(p, kept)| one(ex, p, kept, with))
-                .collect();
-            self.ready.extend(done);
-        }
-        self.ready.pop_front()
+        self.fill();
+        let done = match self.queue.pop_front()? {
+            Slot::Done(done) => *done,
+            Slot::Working {
+                page,
+                size,
+                outcome,
+            } => {
+                let result = match wait(&outcome) {
+                    Ok(Ok(result)) => result,
+                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                    // The job was dropped unrun, which rayon does only when its pool is
+                    // torn down under it.
+                    Err(mpsc::RecvError) => Err(Error::Page {
+                        page: page.source.clone(),
+                        message: "the thread pool stopped before the page was extracted".into(),
+                    }),
+                };
+                Extracted { page, size, result }
+            }
+        };
+        // Room again: the pool goes on while the caller writes this one.
+        self.fill();
+        Some(done)
     }
 }
 
-fn one(
-    ex: &Extractor,
-    page: Result<Page, CorpusError>,
-    kept: Option<LoadedPage>,
-    parsed_with: Option<&LoadOptions>,
-) -> Extracted {
-    match page {
-        Ok(mut page) => {
-            let bytes = std::mem::take(&mut page.bytes);
-            let size = bytes.len() as u64;
-            let named = page.clone();
-            page.bytes = bytes;
-            let result = match parsed_with {
-                Some(with) => ex.extract_page_parsed(page, kept, with),
-                None => ex.extract_page(page),
-            };
-            Extracted {
-                page: named,
-                size,
-                result,
+/// Waits for a page's outcome. On a thread of a pool (a caller inside `install`), blocking
+/// could leave the job waiting for the very thread that waits for it, so that thread runs
+/// the pool's other jobs meanwhile.
+fn wait<T>(outcome: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
+    if rayon::current_thread_index().is_none() {
+        return outcome.recv();
+    }
+    loop {
+        match outcome.try_recv() {
+            Ok(done) => return Ok(done),
+            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+            Err(mpsc::TryRecvError::Empty) => {
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::thread::yield_now();
+                }
             }
         }
-        Err(e) => Extracted {
-            page: Page {
-                source: String::new(),
-                url: None,
-                bytes: Vec::new(),
-                charset: None,
-                folder: None,
-                media: chaff_corpus::Media::Html,
-            },
-            size: 0,
-            result: Err(e.into()),
-        },
     }
+}
+
+/// The outcome of an input that could not be read.
+fn failed(error: Error) -> Extracted {
+    Extracted {
+        page: Page {
+            source: String::new(),
+            url: None,
+            bytes: Vec::new(),
+            charset: None,
+            folder: None,
+            media: chaff_corpus::Media::Html,
+        },
+        size: 0,
+        result: Err(error),
+    }
+}
+
+/// One page's job: its extraction, with what its record needs worked out.
+fn one(
+    ex: &Extractor,
+    page: Page,
+    kept: Option<LoadedPage>,
+    parsed_with: Option<&LoadOptions>,
+) -> Result<Extraction, Error> {
+    let result = match parsed_with {
+        Some(with) => ex.extract_page_parsed(page, kept, with),
+        None => ex.extract_page(page),
+    };
+    if let Ok(e) = &result {
+        e.prepare_record();
+    }
+    result
 }
 
 #[cfg(test)]
@@ -142,14 +224,7 @@ mod tests {
                 if i == 4 {
                     return Err(CorpusError::StdinTwice);
                 }
-                Ok(Page {
-                    source: format!("p{i}"),
-                    url: None,
-                    bytes: format!("<p>page number {i} says its own words</p>").into_bytes(),
-                    charset: None,
-                    folder: None,
-                    media: chaff_corpus::Media::Html,
-                })
+                Ok(page(i))
             })
             .collect();
         let out: Vec<Extracted> = ex.extract_all(pages, 3).collect();
@@ -164,5 +239,66 @@ mod tests {
             let text = e.result.as_ref().unwrap().text().to_string();
             assert!(text.contains(&format!("number {i} ")), "{text}");
         }
+    }
+
+    fn page(i: usize) -> Page {
+        Page {
+            source: format!("p{i}"),
+            url: None,
+            bytes: format!("<p>page number {i} says its own words</p>").into_bytes(),
+            charset: None,
+            folder: None,
+            media: chaff_corpus::Media::Html,
+        }
+    }
+
+    #[test]
+    fn an_endless_stream_is_read_no_further_than_the_window() {
+        let ex = Extractor::builder().build().unwrap();
+        let read = std::cell::Cell::new(0usize);
+        let endless = std::iter::repeat(()).map(|()| {
+            // A window that never fills would read on for ever: fail instead.
+            assert!(read.get() < 1000, "read far past the window");
+            read.set(read.get() + 1);
+            Ok(page(read.get() - 1))
+        });
+        let mut all = ex.extract_all(endless, 3);
+        for yielded in 1..=20 {
+            let e = all.next().unwrap();
+            assert_eq!(e.page.source, format!("p{}", yielded - 1));
+            // Read and not yet handed back: the window, full again.
+            assert_eq!(read.get() - yielded, 3, "after {yielded} pages");
+        }
+    }
+
+    #[test]
+    fn records_are_prepared_on_the_pool_when_they_carry_metadata() {
+        for metadata in [true, false] {
+            let ex = Extractor::builder()
+                .record_metadata(metadata)
+                .build()
+                .unwrap();
+            let out: Vec<Extracted> = ex.extract_all((0..4).map(|i| Ok(page(i))), 2).collect();
+            assert_eq!(out.len(), 4);
+            for e in &out {
+                assert_eq!(e.result.as_ref().unwrap().is_prepared(), metadata);
+            }
+        }
+    }
+
+    #[test]
+    fn a_caller_on_a_one_thread_pool_is_not_left_waiting_for_itself() {
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let ex = Extractor::builder().build().unwrap();
+            let n = pool.install(|| ex.extract_all((0..6).map(|i| Ok(page(i))), 3).count());
+            let _ = done.send(n);
+        });
+        let n = finished.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(n, Ok(6), "extract_all inside the pool did not finish");
     }
 }

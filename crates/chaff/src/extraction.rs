@@ -358,6 +358,22 @@ impl Extraction {
         )
     }
 
+    /// Works out now what the record will read on first use (the metadata and the
+    /// language, when records carry them), so that a thread of the pool does it rather than
+    /// the thread that writes the records.
+    pub(crate) fn prepare_record(&self) {
+        if self.style.metadata {
+            self.metadata();
+            self.language();
+        }
+    }
+
+    /// Whether the metadata and the language have been worked out.
+    #[cfg(test)]
+    pub(crate) fn is_prepared(&self) -> bool {
+        self.metadata.get().is_some() && self.language.get().is_some()
+    }
+
     /// The language of the extracted text ([`crate::language::detect`]: identified from
     /// the text, the page's declaration deciding when the text is too short to tell); read
     /// on first use.

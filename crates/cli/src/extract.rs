@@ -12,8 +12,9 @@ use clap::Args;
 use chaff_cli::common::{self, InputArgs, PageItem, Progress, Status};
 use chaff_cli::flags::{self, MethodArgs, PageMethodArgs};
 
-/// Pages extracted in parallel per batch ([`Extractor::extract_all`]).
-const BATCH: usize = 64;
+/// Pages read and not yet written, per thread of the pool ([`Extractor::extract_all`]): a
+/// few each keep every thread busy while the main thread reads and writes.
+const IN_FLIGHT_PER_THREAD: usize = 4;
 
 /// Arguments of `chaff extract`.
 #[derive(Args)]
@@ -200,7 +201,7 @@ struct Sink {
 }
 
 impl Sink {
-    /// Extracts every page (in parallel batches, output in input order) and writes the results:
+    /// Extracts every page (in parallel, output in input order) and writes the results:
     /// one file per page into the output folder, or to stdout (the bare content for a single
     /// page, JSON Lines for several).
     fn run(
@@ -221,9 +222,10 @@ impl Sink {
         };
         let pages = pages.filter(|p| !p.as_ref().is_ok_and(|p| done.take(&p.source)));
         let progress = Progress::new(quiet, "extracting");
+        let window = IN_FLIGHT_PER_THREAD * rayon::current_num_threads();
         let mut results = match parsed {
-            Some(parsed) => ex.extract_all_parsed(pages, BATCH, parsed),
-            None => ex.extract_all(pages, BATCH),
+            Some(parsed) => ex.extract_all_parsed(pages, window, parsed),
+            None => ex.extract_all(pages, window),
         }
         .peekable();
         while let Some(done) = results.next() {
