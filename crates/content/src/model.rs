@@ -190,14 +190,14 @@ impl ContentModel {
         !self.site.is_empty()
     }
 
-    /// Writes unit `k`'s first-stage row: its features, then its site inputs (from
-    /// `site_rows`, [`site::COUNT`] per unit) or missing values.
-    fn row_into(&self, units: &Units, site_rows: Option<&[f32]>, k: usize, row: &mut Vec<f32>) {
-        units.row_into(k, row);
+    /// Appends unit `k`'s first-stage row to `rows`: its features, then its site inputs
+    /// (from `site_rows`, [`site::COUNT`] per unit) or missing values.
+    fn append_row(&self, units: &Units, site_rows: Option<&[f32]>, k: usize, rows: &mut Vec<f32>) {
+        units.append_row(k, rows);
         if self.reads_site() {
             match site_rows.and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT)) {
-                Some(s) => row.extend_from_slice(s),
-                None => row.extend(std::iter::repeat_n(f32::NAN, site::COUNT)),
+                Some(s) => rows.extend_from_slice(s),
+                None => rows.extend(std::iter::repeat_n(f32::NAN, site::COUNT)),
             }
         }
     }
@@ -211,8 +211,8 @@ impl ContentModel {
     /// ([`site::rows`]; `None`: no site evidence).
     pub fn predict_with_site(&self, units: &Units, site_rows: Option<&[f32]>) -> Vec<f32> {
         let n = units.len();
-        let mut row = Vec::with_capacity(self.width() + context::COUNT);
-        let mut rows = Vec::with_capacity(CHUNK.min(n) * (self.width() + context::COUNT));
+        let width = self.width();
+        let mut rows = Vec::with_capacity(CHUNK.min(n) * (width + context::COUNT));
         // Past the page's deadline (chaff_core::deadline) the rest is not worth computing:
         // the caller throws the page's result away.
         let stopped = || chaff_core::deadline::passed();
@@ -223,10 +223,9 @@ impl ContentModel {
             }
             rows.clear();
             for k in chunk..(chunk + CHUNK).min(n) {
-                self.row_into(units, site_rows, k, &mut row);
-                rows.extend_from_slice(&row);
+                self.append_row(units, site_rows, k, &mut rows);
             }
-            self.gbdt.predict_rows(&rows, row.len(), &mut p1);
+            self.gbdt.predict_rows(&rows, width, &mut p1);
         }
         let Some(stage2) = &self.stage2 else {
             return p1;
@@ -243,11 +242,10 @@ impl ContentModel {
             }
             rows.clear();
             for k in chunk..(chunk + CHUNK).min(n) {
-                self.row_into(units, site_rows, k, &mut row);
-                row.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
-                rows.extend_from_slice(&row);
+                self.append_row(units, site_rows, k, &mut rows);
+                rows.extend_from_slice(&ctx[k * context::COUNT..(k + 1) * context::COUNT]);
             }
-            stage2.predict_rows(&rows, row.len(), &mut p2);
+            stage2.predict_rows(&rows, width + context::COUNT, &mut p2);
         }
         p2
     }

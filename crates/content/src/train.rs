@@ -188,10 +188,8 @@ pub fn page_examples(
     let total: f32 = units.words.iter().map(|w| *w as f32).sum::<f32>().max(1.0);
     let mut units = units;
     ex.rows = Vec::with_capacity(units.len() * row_width());
-    let mut row = Vec::with_capacity(units::width());
     for k in 0..units.len() {
-        units.row_into(k, &mut row);
-        ex.rows.extend_from_slice(&row);
+        units.append_row(k, &mut ex.rows);
         match site_rows
             .as_deref()
             .and_then(|r| r.get(k * site::COUNT..(k + 1) * site::COUNT))

@@ -116,6 +116,12 @@ impl Units {
     /// Writes the row of unit `k` ([`width`] features) into `out`, replacing its content.
     pub fn row_into(&self, k: usize, out: &mut Vec<f32>) {
         out.clear();
+        self.append_row(k, out);
+    }
+
+    /// Appends the row of unit `k` ([`width`] features) to `out`: rows of many units go
+    /// straight into one buffer, without a copy through a row of their own.
+    pub fn append_row(&self, k: usize, out: &mut Vec<f32>) {
         for &link in &self.links[k] {
             match self.features.get(link as usize) {
                 Some(row) => out.extend_from_slice(row),
@@ -136,10 +142,8 @@ impl Units {
     /// Every unit's row, flat (for training).
     pub fn rows(&self) -> Vec<f32> {
         let mut out = Vec::with_capacity(self.len() * width());
-        let mut row = Vec::with_capacity(width());
         for k in 0..self.len() {
-            self.row_into(k, &mut row);
-            out.extend_from_slice(&row);
+            self.append_row(k, &mut out);
         }
         out
     }
