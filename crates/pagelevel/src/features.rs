@@ -214,8 +214,37 @@ fn class_hits(value: &str) -> u8 {
     hits
 }
 
-fn node_class_hits(doc: &Document, id: NodeId) -> u8 {
-    doc.attr(id, "class").map_or(0, class_hits) | doc.attr(id, "id").map_or(0, class_hits)
+/// [`class_hits`] of an element's `class` and `id`. A page repeats a few class values on
+/// most of its elements, so each distinct one is split and looked up once (`seen`); ids are
+/// mostly unique and looked up as they come.
+fn node_class_hits<'d>(doc: &'d Document, id: NodeId, seen: &mut FxHashMap<&'d str, u8>) -> u8 {
+    let class = doc
+        .attr(id, "class")
+        .map_or(0, |v| *seen.entry(v).or_insert_with(|| class_hits(v)));
+    class | doc.attr(id, "id").map_or(0, class_hits)
+}
+
+/// `ln(1 + n)` for a count: most counts are small and repeat on every row, so those come
+/// from a table (computed by the same expression, so the values are the same bits).
+fn ln_1p_count(n: u32) -> f64 {
+    static TABLE: LazyLock<Vec<f64>> =
+        LazyLock::new(|| (0..LN_TABLE).map(|n| (1.0 + f64::from(n)).ln()).collect());
+    match TABLE.get(n as usize) {
+        Some(&v) => v,
+        None => (1.0 + f64::from(n)).ln(),
+    }
+}
+
+/// Counts below this have their `ln(1 + n)` in a table.
+const LN_TABLE: u32 = 1024;
+
+/// [`ln_1p_count`] of a character count held as a float (a whole number).
+fn ln_1p_chars(chars: f64) -> f64 {
+    if (0.0..f64::from(LN_TABLE)).contains(&chars) && chars.fract() == 0.0 {
+        ln_1p_count(chars as u32)
+    } else {
+        (1.0 + chars).ln()
+    }
 }
 
 fn is_media(tag: &str) -> bool {
@@ -465,6 +494,7 @@ impl PageFeatures {
         // Closest block-level element above each node (not the node itself).
         let mut block = vec![NodeId::ROOT; n];
         let mut max_depth = 1u16;
+        let mut class_values = FxHashMap::default();
         fn flag(b: bool) -> f64 {
             if b { 1.0 } else { 0.0 }
         }
@@ -501,7 +531,7 @@ impl PageFeatures {
                 max_depth = max_depth.max(depth[i]);
             }
             if doc.is_element(id) {
-                own_cls[i] = node_class_hits(doc, id);
+                own_cls[i] = node_class_hits(doc, id, &mut class_values);
             }
         }
 
@@ -651,7 +681,7 @@ impl PageFeatures {
                 Some(seg) => {
                     let t = &sums[seg.node.index()];
                     [
-                        (1.0 + f64::from(t.words)).ln(),
+                        ln_1p_count(t.words),
                         stop_frac(t),
                         flag(ctx[seg.node.index()] & IN_A != 0),
                     ]
@@ -713,8 +743,8 @@ impl PageFeatures {
                 (neighbour(a.checked_sub(1)), neighbour(Some(b)))
             };
             let v = [
-                (1.0 + s.chars).ln(),
-                (1.0 + f64::from(s.words)).ln(),
+                ln_1p_chars(s.chars),
+                ln_1p_count(s.words),
                 s.chars / total_chars,
                 start,
                 end_pos,
@@ -739,9 +769,9 @@ impl PageFeatures {
                 (f64::from(s.punct) / wordsf).min(1.0),
                 f64::from(depth[i]) / f64::from(max_depth),
                 f64::from(raw) / n.max(1) as f64,
-                (1.0 + f64::from(s.media)).ln(),
+                ln_1p_count(s.media),
                 f64::from(s.li) / f64::from(s.elements.max(1)),
-                (1.0 + f64::from(s.inputs)).ln(),
+                ln_1p_count(s.inputs),
                 flag(tag == "nav"),
                 flag(tag == "header"),
                 flag(tag == "footer"),
@@ -778,7 +808,7 @@ impl PageFeatures {
                 } else {
                     0.0
                 },
-                (1.0 + f64::from(s.elements)).ln(),
+                ln_1p_count(s.elements),
                 flag(kind == NodeKind::Text),
                 (f64::from(b.links) / f64::from(b.words.max(1))).min(2.0),
                 if b.chars > 0.0 {
@@ -786,7 +816,7 @@ impl PageFeatures {
                 } else {
                     0.0
                 },
-                (1.0 + b.chars).ln(),
+                ln_1p_chars(b.chars),
                 (f64::from(b.punct) / f64::from(b.words.max(1))).min(1.0),
                 if b.chars > 0.0 {
                     b.long_text_chars / b.chars
@@ -830,6 +860,35 @@ impl PageFeatures {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn logs_from_the_table_are_the_computed_ones() {
+        for n in (0..2 * LN_TABLE).chain([u32::MAX - 1, u32::MAX]) {
+            let want = (1.0 + f64::from(n)).ln();
+            assert_eq!(ln_1p_count(n).to_bits(), want.to_bits(), "{n}");
+            assert_eq!(ln_1p_chars(f64::from(n)).to_bits(), want.to_bits(), "{n}");
+        }
+        for x in [0.5, 1023.5, 1e12, -0.5] {
+            assert_eq!(ln_1p_chars(x).to_bits(), (1.0 + x).ln().to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn a_class_value_seen_before_has_the_same_hits() {
+        let doc = chaff_dom::parse(
+            br#"<div class="nav menu"></div><div class="nav menu" id="comments"></div><div class="nav menu"></div>"#,
+        )
+        .unwrap();
+        let mut seen = FxHashMap::default();
+        let divs: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "div")).collect();
+        let hits: Vec<u8> = divs
+            .iter()
+            .map(|&d| node_class_hits(&doc, d, &mut seen))
+            .collect();
+        let nav = class_hits("nav menu");
+        assert_eq!(hits, [nav, nav | class_hits("comments"), nav]);
+        assert_eq!(seen.len(), 1);
+    }
+
     use super::*;
 
     fn feats(html: &str, url: Option<&str>) -> (Document, PageFeatures) {
