@@ -288,6 +288,25 @@ fn squeezed_contains(value: &str, word: &str) -> bool {
     debug_assert!(!word.is_empty() && !word[1..].contains(&word[..1]));
     let word = word.as_bytes();
     let mut matched = 0;
+    // Style values are nearly always ASCII: then a byte is a character, and ASCII
+    // whitespace is all the whitespace there is.
+    if value.is_ascii() {
+        for c in value
+            .bytes()
+            .filter(|c| !c.is_ascii_whitespace() && *c != 0x0b)
+        {
+            let c = c.to_ascii_lowercase();
+            if c == word[matched] {
+                matched += 1;
+            } else {
+                matched = usize::from(c == word[0]);
+            }
+            if matched == word.len() {
+                return true;
+            }
+        }
+        return false;
+    }
     for c in value.chars().filter(|c| !c.is_whitespace()) {
         let c = c.to_ascii_lowercase();
         if c.is_ascii() && c as u8 == word[matched] {
@@ -482,7 +501,7 @@ mod tests {
         /// its ASCII letters lower-cased.
         #[test]
         fn a_squeezed_match_is_a_match_in_the_squeezed_string(
-            value in "(DISPLAY|display|dis play|: ?|none|No ne|visibility|hidden|vis|d|;|\\t|é|\u{a0})*",
+            value in "(DISPLAY|display|dis play|: ?|none|No ne|visibility|hidden|vis|d|;|\\t|\u{b}|\u{c}|\r|\n|\u{1f}|é|\u{a0})*",
         ) {
             let squeezed: String = value
                 .chars()

@@ -1494,10 +1494,16 @@ fn escape_md(s: &str, line_mark: Option<usize>, in_cell: bool, out: &mut String)
     // The characters escaped are ASCII, so no byte of them falls inside another character:
     // the runs between them are copied whole.
     let b = s.as_bytes();
+    let mark = line_mark.unwrap_or(usize::MAX);
     let mut from = 0;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
+        // Most bytes are none of the characters below: passed over with one table look-up.
+        if !MAY_ESCAPE[usize::from(c)] && i != mark {
+            i += 1;
+            continue;
+        }
         if c == b'_' {
             let end = i + b[i..].iter().take_while(|&&u| u == b'_').count();
             if !is_intraword(s, i, end) {
@@ -1524,6 +1530,18 @@ fn escape_md(s: &str, line_mark: Option<usize>, in_cell: bool, out: &mut String)
     }
     out.push_str(&s[from..]);
 }
+
+/// The bytes [`escape_md`] may escape (`|` only inside a table cell).
+const MAY_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"_\\*`[]|<&";
+    let mut k = 0;
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
 
 /// Text inside a code span: as it is, but for line breaks (spaces) and `|` inside a table
 /// cell (escaped).
