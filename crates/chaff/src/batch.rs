@@ -7,8 +7,9 @@
 //! order while the pool works on the pages after them. So reading and writing overlap the
 //! extraction (with batches the pool waited while the caller read a batch and wrote the
 //! last one), no thread idles at a batch's end waiting for its largest page, and only the
-//! window's pages are held at once. Everything a record needs that an [`Extraction`]
-//! otherwise works out on first use (metadata, language) is worked out on the pool too.
+//! window's pages are held at once. For a caller that writes records, what a record needs
+//! that an [`Extraction`] otherwise works out on first use (metadata, language) can be
+//! worked out on the pool too ([`ExtractAll::prepare_records`]).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -37,6 +38,7 @@ pub struct ExtractAll<'a, I> {
     /// Pages read and not yet handed back, in input order.
     queue: VecDeque<Slot>,
     parsed: Option<Parsed>,
+    prepare: bool,
 }
 
 /// A page in the window: its outcome, or where it will arrive.
@@ -65,6 +67,7 @@ impl Extractor {
             window: window.max(1),
             queue: VecDeque::new(),
             parsed: None,
+            prepare: false,
         }
     }
 
@@ -88,6 +91,15 @@ impl Extractor {
 }
 
 impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
+    /// Whether each page's job also works out what its record reads on first use (the
+    /// metadata and the language, when the extractor's records carry them), so that the
+    /// pool does it rather than the caller's thread: for a caller that writes records. Off
+    /// by default, since a caller that wants only the text would pay for it.
+    pub fn prepare_records(mut self, prepare: bool) -> Self {
+        self.prepare = prepare;
+        self
+    }
+
     /// Reads pages and hands them to the pool until the window is full or the input ends.
     fn fill(&mut self) {
         while self.queue.len() < self.window {
@@ -111,12 +123,14 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
         let named = page.clone();
         page.bytes = bytes;
         let ex = self.extractor.clone();
+        let prepare = self.prepare;
         let (send, outcome) = mpsc::sync_channel(1);
         rayon::spawn_fifo(move || {
             // A panic is carried back to the caller's thread, as a parallel iterator would
             // carry it, rather than ending the process in rayon's handler.
-            let done =
-                std::panic::catch_unwind(AssertUnwindSafe(|| one(&ex, page, kept, with.as_ref())));
+            let done = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                one(&ex, page, kept, with.as_ref(), prepare)
+            }));
             // The receiver is gone only when the caller stopped early: nothing to tell.
             let _ = send.send(done);
         });
@@ -193,18 +207,19 @@ fn failed(error: Error) -> Extracted {
     }
 }
 
-/// One page's job: its extraction, with what its record needs worked out.
+/// One page's job: its extraction, with what its record needs worked out if `prepare`.
 fn one(
     ex: &Extractor,
     page: Page,
     kept: Option<LoadedPage>,
     parsed_with: Option<&LoadOptions>,
+    prepare: bool,
 ) -> Result<Extraction, Error> {
     let result = match parsed_with {
         Some(with) => ex.extract_page_parsed(page, kept, with),
         None => ex.extract_page(page),
     };
-    if let Ok(e) = &result {
+    if let (Ok(e), true) = (&result, prepare) {
         e.prepare_record();
     }
     result
@@ -271,16 +286,20 @@ mod tests {
     }
 
     #[test]
-    fn records_are_prepared_on_the_pool_when_they_carry_metadata() {
-        for metadata in [true, false] {
+    fn records_are_prepared_on_the_pool_when_asked_and_they_carry_metadata() {
+        for (metadata, asked) in [(true, true), (false, true), (true, false)] {
             let ex = Extractor::builder()
                 .record_metadata(metadata)
                 .build()
                 .unwrap();
-            let out: Vec<Extracted> = ex.extract_all((0..4).map(|i| Ok(page(i))), 2).collect();
+            let out: Vec<Extracted> = ex
+                .extract_all((0..4).map(|i| Ok(page(i))), 2)
+                .prepare_records(asked)
+                .collect();
             assert_eq!(out.len(), 4);
             for e in &out {
-                assert_eq!(e.result.as_ref().unwrap().is_prepared(), metadata);
+                let prepared = e.result.as_ref().unwrap().is_prepared();
+                assert_eq!(prepared, metadata && asked, "{metadata} {asked}");
             }
         }
     }

@@ -223,10 +223,13 @@ impl Sink {
         let pages = pages.filter(|p| !p.as_ref().is_ok_and(|p| done.take(&p.source)));
         let progress = Progress::new(quiet, "extracting");
         let window = IN_FLIGHT_PER_THREAD * rayon::current_num_threads();
+        // Records on the stream, and every file format but plain text, carry the metadata.
+        let prepare = dir.is_none() || self.format != Format::Text;
         let mut results = match parsed {
             Some(parsed) => ex.extract_all_parsed(pages, window, parsed),
             None => ex.extract_all(pages, window),
         }
+        .prepare_records(prepare)
         .peekable();
         while let Some(done) = results.next() {
             let alone = self.seen == 0 && results.peek().is_none();
