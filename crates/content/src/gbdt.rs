@@ -454,12 +454,11 @@ impl Gbdt {
             complete,
         } = self.flat();
         let rows: Vec<&[f32]> = rows.chunks_exact(width).collect();
-        if let Some(complete) = complete.as_ref().filter(|_| width >= self.features) {
+        if let Some(complete) = complete {
             for block in rows.chunks(LANES) {
-                let sums = complete.block_margins(self.base, block);
-                // `None` cannot happen (blocks are not empty, rows are `width` wide): the
-                // flat walk below would take the page then, block by block.
-                match sums {
+                // Rows narrower than the model take the flat walk, which reads their
+                // missing features as 0.
+                match complete.block_margins(self.base, block) {
                     Some(sums) => out.extend(sums[..block.len()].iter().map(|&m| sigmoid(m))),
                     None => self.flat_block(nodes, depths, block, out),
                 }

@@ -285,34 +285,38 @@ pub fn is_page_cover(doc: &Document, id: NodeId) -> bool {
 /// A failed match starts again at the character that failed it, which is exact for a
 /// word whose first character does not occur again in it (as in the two words read).
 fn squeezed_contains(value: &str, word: &str) -> bool {
+    // Style values are nearly always ASCII: then a byte is a character, and ASCII
+    // whitespace (vertical tab included) is all the whitespace there is. Elsewhere a
+    // character that is not ASCII reads as 0xFF, which no byte of `word` equals.
+    if value.is_ascii() {
+        squeezed_bytes_contain(
+            value
+                .bytes()
+                .filter(|c| !c.is_ascii_whitespace() && *c != 0x0b),
+            word,
+        )
+    } else {
+        squeezed_bytes_contain(
+            value
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|c| u8::try_from(c).ok().filter(u8::is_ascii).unwrap_or(0xFF)),
+            word,
+        )
+    }
+}
+
+/// [`squeezed_contains`] over the value's characters as bytes, its whitespace dropped.
+fn squeezed_bytes_contain(chars: impl Iterator<Item = u8>, word: &str) -> bool {
     debug_assert!(!word.is_empty() && !word[1..].contains(&word[..1]));
     let word = word.as_bytes();
     let mut matched = 0;
-    // Style values are nearly always ASCII: then a byte is a character, and ASCII
-    // whitespace is all the whitespace there is.
-    if value.is_ascii() {
-        for c in value
-            .bytes()
-            .filter(|c| !c.is_ascii_whitespace() && *c != 0x0b)
-        {
-            let c = c.to_ascii_lowercase();
-            if c == word[matched] {
-                matched += 1;
-            } else {
-                matched = usize::from(c == word[0]);
-            }
-            if matched == word.len() {
-                return true;
-            }
-        }
-        return false;
-    }
-    for c in value.chars().filter(|c| !c.is_whitespace()) {
+    for c in chars {
         let c = c.to_ascii_lowercase();
-        if c.is_ascii() && c as u8 == word[matched] {
+        if c == word[matched] {
             matched += 1;
         } else {
-            matched = usize::from(c.is_ascii() && c as u8 == word[0]);
+            matched = usize::from(c == word[0]);
         }
         if matched == word.len() {
             return true;
