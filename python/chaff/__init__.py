@@ -233,9 +233,11 @@ class Extractor:
         :class:`Extraction` per page in input order.
 
         Args:
-            pages: an iterable of ``html``, ``(html, url)`` or ``(html, url, charset)``, read
-                ``batch`` pages at a time
-                (default 16 per thread), so an endless stream works.
+            pages: an iterable of ``html``, ``(html, url)`` or ``(html, url, charset)``. Pages
+                stream through the pool: each is started as soon as it is read, and at most
+                ``batch`` pages (default 4 per thread) are read and not yet yielded, so an
+                endless stream works and the pool works on the next pages while the caller
+                handles one.
             threads: the size of the pool (kept by the extractor for the next call).
             errors: ``"raise"``: a page that fails raises its error where it stands;
                 ``"yield"``: the exception object is yielded in its place and the pages

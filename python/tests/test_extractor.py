@@ -77,8 +77,28 @@ def test_extract_many_from_several_python_threads(site_pages):
     assert results == {k: True for k in range(6)}
 
 
+def test_extract_many_reads_no_further_than_its_window(site_pages):
+    """Pages stream: each call reads until `batch` pages are started and not yet yielded,
+    so an endless input is read no further than that."""
+    ex = chaff.Extractor()
+    read = [0]
+
+    def endless():
+        while True:
+            assert read[0] < 1000, "read far past the window"
+            read[0] += 1
+            yield site_pages[(read[0] - 1) % len(site_pages)]
+
+    it = ex.extract_many(endless(), threads=2, batch=3)
+    for yielded in range(1, 13):
+        doc = next(it)
+        assert doc.url == site_pages[(yielded - 1) % len(site_pages)][1]
+        # The window less the page just yielded.
+        assert read[0] - yielded == 2, (yielded, read[0])
+
+
 def test_extraction_releases_the_gil(site_pages):
-    """A Python thread keeps running while one extract_many batch is extracted."""
+    """A Python thread keeps running while extract_many waits for its pages."""
     ex = chaff.Extractor()
     pages = site_pages * 4
     ticks = [0]
@@ -95,13 +115,15 @@ def test_extraction_releases_the_gil(site_pages):
         it = ex.extract_many(pages, threads=1, batch=len(pages))
         before = ticks[0]
         started = time.perf_counter()
-        first = next(it)  # the whole batch is extracted in this call
+        # list() calls __next__ from C, so the counter runs only while a call waits
+        # with the GIL released.
+        docs = list(it)
         elapsed = time.perf_counter() - started
         during = ticks[0] - before
     finally:
         stop.set()
         t.join()
-    assert first.text
+    assert len(docs) == len(pages) and all(d.text for d in docs)
     assert elapsed > 0.02
     # Holding the GIL would leave the counter a switch interval (5 ms) of turns at most.
     assert during > 1000, (during, elapsed)

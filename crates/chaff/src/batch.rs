@@ -11,12 +11,9 @@
 //! that an [`Extraction`] otherwise works out on first use (metadata, language) can be
 //! worked out on the pool too ([`ExtractAll::prepare_records`]).
 
-use std::collections::VecDeque;
-use std::panic::AssertUnwindSafe;
-use std::sync::mpsc;
-
 use chaff_corpus::{CorpusError, Page};
 
+use crate::in_order::{InOrder, JobLost};
 use crate::{Error, Extraction, Extractor, LoadOptions, LoadedPage, Parsed};
 
 /// One page's outcome from [`Extractor::extract_all`].
@@ -35,22 +32,11 @@ pub struct ExtractAll<'a, I> {
     extractor: &'a Extractor,
     pages: I,
     window: usize,
-    /// Pages read and not yet handed back, in input order.
-    queue: VecDeque<Slot>,
+    /// Pages read and not yet handed back, in input order, each with what names it (its
+    /// bytes dropped) and its size.
+    queue: InOrder<(Page, u64), Result<Extraction, Error>>,
     parsed: Option<Parsed>,
     prepare: bool,
-}
-
-/// A page in the window: its outcome, or where it will arrive.
-enum Slot {
-    /// An input that could not be read (boxed: an outcome is large, and such slots rare).
-    Done(Box<Extracted>),
-    Working {
-        /// What names the page, for the outcome should its job be lost.
-        page: Page,
-        size: u64,
-        outcome: mpsc::Receiver<std::thread::Result<Result<Extraction, Error>>>,
-    },
 }
 
 impl Extractor {
@@ -65,7 +51,7 @@ impl Extractor {
             extractor: self,
             pages: pages.into_iter(),
             window: window.max(1),
-            queue: VecDeque::new(),
+            queue: InOrder::new(),
             parsed: None,
             prepare: false,
         }
@@ -106,16 +92,15 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
             let Some(page) = self.pages.next() else {
                 return;
             };
-            let slot = match page {
+            match page {
                 Ok(page) => self.start(page),
-                Err(e) => Slot::Done(Box::new(failed(e.into()))),
-            };
-            self.queue.push_back(slot);
+                Err(e) => self.queue.push_ready((unnamed(), 0), Err(e.into())),
+            }
         }
     }
 
     /// Starts one page's job on the pool.
-    fn start(&mut self, mut page: Page) -> Slot {
+    fn start(&mut self, mut page: Page) {
         let kept = self.parsed.as_mut().and_then(|p| p.take(&page.source));
         let with = self.parsed.as_ref().map(|p| p.load_options().clone());
         let bytes = std::mem::take(&mut page.bytes);
@@ -124,21 +109,9 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
         page.bytes = bytes;
         let ex = self.extractor.clone();
         let prepare = self.prepare;
-        let (send, outcome) = mpsc::sync_channel(1);
-        rayon::spawn_fifo(move || {
-            // A panic is carried back to the caller's thread, as a parallel iterator would
-            // carry it, rather than ending the process in rayon's handler.
-            let done = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                one(&ex, page, kept, with.as_ref(), prepare)
-            }));
-            // The receiver is gone only when the caller stopped early: nothing to tell.
-            let _ = send.send(done);
+        self.queue.spawn((named, size), move || {
+            one(&ex, page, kept, with.as_ref(), prepare)
         });
-        Slot::Working {
-            page: named,
-            size,
-            outcome,
-        }
     }
 }
 
@@ -147,63 +120,26 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> Iterator for ExtractAll<'_, 
 
     fn next(&mut self) -> Option<Extracted> {
         self.fill();
-        let done = match self.queue.pop_front()? {
-            Slot::Done(done) => *done,
-            Slot::Working {
-                page,
-                size,
-                outcome,
-            } => {
-                let result = match wait(&outcome) {
-                    Ok(Ok(result)) => result,
-                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                    // The job was dropped unrun, which rayon does only when its pool is
-                    // torn down under it.
-                    Err(mpsc::RecvError) => Err(Error::Page {
-                        page: page.source.clone(),
-                        message: "the thread pool stopped before the page was extracted".into(),
-                    }),
-                };
-                Extracted { page, size, result }
-            }
-        };
-        Some(done)
+        let ((page, size), result) = self.queue.next_result()?;
+        let result = result.unwrap_or_else(|JobLost| {
+            Err(Error::Page {
+                page: page.source.clone(),
+                message: "the thread pool stopped before the page was extracted".into(),
+            })
+        });
+        Some(Extracted { page, size, result })
     }
 }
 
-/// Waits for a page's outcome. On a thread of a pool (a caller inside `install`), blocking
-/// could leave the job waiting for the very thread that waits for it, so that thread runs
-/// the pool's other jobs meanwhile.
-fn wait<T>(outcome: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
-    if rayon::current_thread_index().is_none() {
-        return outcome.recv();
-    }
-    loop {
-        match outcome.try_recv() {
-            Ok(done) => return Ok(done),
-            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
-            Err(mpsc::TryRecvError::Empty) => {
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    std::thread::yield_now();
-                }
-            }
-        }
-    }
-}
-
-/// The outcome of an input that could not be read.
-fn failed(error: Error) -> Extracted {
-    Extracted {
-        page: Page {
-            source: String::new(),
-            url: None,
-            bytes: Vec::new(),
-            charset: None,
-            folder: None,
-            media: chaff_corpus::Media::Html,
-        },
-        size: 0,
-        result: Err(error),
+/// What stands for an input that could not be read: a page of no name.
+fn unnamed() -> Page {
+    Page {
+        source: String::new(),
+        url: None,
+        bytes: Vec::new(),
+        charset: None,
+        folder: None,
+        media: chaff_corpus::Media::Html,
     }
 }
 
@@ -306,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_caller_on_a_one_thread_pool_is_not_left_waiting_for_itself() {
-        let (done, finished) = mpsc::channel();
+        let (done, finished) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(1)

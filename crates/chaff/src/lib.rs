@@ -52,6 +52,7 @@ mod error;
 mod extraction;
 mod extractor;
 pub mod fuse;
+mod in_order;
 pub mod language;
 mod learner;
 mod load;
@@ -74,6 +75,7 @@ pub use chaff_meta::{Metadata, PageType, Source as MetadataSource};
 pub use error::Error;
 pub use extraction::{Extraction, MethodVerdict, NoContent, format_name};
 pub use extractor::{Extractor, ExtractorBuilder, extract};
+pub use in_order::{InOrder, JobLost};
 pub use learner::{Learned, Learner, SiteChoice};
 pub use load::{
     LoadOptions, LoadedPage, SiteFrom, load_page, page_site, site_without_parsing, text_document,

@@ -12,21 +12,19 @@
 //! What it must not know: methods' internals, command-line flags, Spark or datatrove. It keeps
 //! no global state: every extractor, pool and reader belongs to the Python object holding it.
 
-use std::collections::VecDeque;
 use std::ffi::CString;
 use std::io::Cursor;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chaff::corpus::{CorpusError, Media, Page, WarcPages};
 use chaff::methods::content::{ContentMethod, ContentModel, Favor};
-use chaff::{Format, Learner, Registry, SiteChoice};
+use chaff::{Format, InOrder, Learner, Registry, SiteChoice};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
-use rayon::prelude::*;
 
 create_exception!(
     chaff,
@@ -581,8 +579,9 @@ impl PyExtractor {
             .map_err(py_err)
     }
 
-    /// Extracts many pages on a pool of `threads` threads with the GIL released, `batch`
-    /// pages at a time, yielding `Extraction`s in input order. `pages` is any iterable of
+    /// Extracts many pages on a pool of `threads` threads with the GIL released, yielding
+    /// `Extraction`s in input order; at most `batch` pages (default four per thread) are
+    /// read and not yet yielded at any time. `pages` is any iterable of
     /// `html`, `(html, url)` or `(html, url, charset)`. A page that fails raises its error where it stands
     /// (`errors="raise"`), or is yielded as the exception object (`errors="yield"`).
     #[pyo3(signature = (pages, threads = 1, batch = None, errors = "raise"))]
@@ -608,8 +607,8 @@ impl PyExtractor {
             pages: pages.try_iter()?.unbind(),
             extractor: self.inner.clone(),
             pool,
-            batch: batch.unwrap_or(threads * 16).max(1),
-            ready: VecDeque::new(),
+            window: batch.unwrap_or(threads * 4).max(1),
+            jobs: Mutex::new(InOrder::new()),
             yield_errors,
             done: false,
         })
@@ -681,16 +680,51 @@ impl PyExtractor {
     }
 }
 
-/// The iterator `Extractor.extract_many` returns.
+/// The iterator `Extractor.extract_many` returns. Pages stream through a window on the
+/// pool (`chaff::InOrder`): each `__next__` reads pages from Python (holding the GIL) and
+/// starts them until `window` are started and not yet yielded, then waits for the oldest
+/// with the GIL released, so the pool works on the next pages while Python handles one.
 #[pyclass(module = "chaff._chaff")]
 struct ExtractMany {
     pages: Py<PyIterator>,
     extractor: chaff::Extractor,
     pool: Arc<rayon::ThreadPool>,
-    batch: usize,
-    ready: VecDeque<Result<chaff::Extraction, PyErr>>,
+    window: usize,
+    /// Pages started or refused, in input order: an extraction, a page's error, or the
+    /// Python error its item raised. (In a mutex only because a Python class must be
+    /// `Sync` and a channel's receiver is not; `__next__` holds the object mutably, so the
+    /// lock is never taken.)
+    jobs: Mutex<Jobs>,
     yield_errors: bool,
+    /// Whether the input has ended (or raised, which ends it).
     done: bool,
+}
+
+/// The window of `extract_many`.
+type Jobs = InOrder<(), Result<chaff::Extraction, Result<chaff::Error, PyErr>>>;
+
+impl ExtractMany {
+    /// Reads and starts pages until the window is full or the input ends.
+    fn fill(&mut self, py: Python<'_>) {
+        let mut pages = self.pages.bind(py).clone();
+        let jobs = self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
+        while !self.done && jobs.len() < self.window {
+            match pages.next() {
+                Some(Ok(obj)) => match item_from_py(&obj) {
+                    Ok(item) => {
+                        let ex = self.extractor.clone();
+                        jobs.spawn_in(&self.pool, (), move || item.extract(&ex).map_err(Ok));
+                    }
+                    Err(e) => jobs.push_ready((), Err(Err(e))),
+                },
+                Some(Err(e)) => {
+                    jobs.push_ready((), Err(Err(e)));
+                    self.done = true;
+                }
+                None => self.done = true,
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -700,48 +734,18 @@ impl ExtractMany {
     }
 
     fn __next__(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        if slf.ready.is_empty() && !slf.done {
-            let mut items: Vec<PyResult<Item>> = Vec::with_capacity(slf.batch);
-            {
-                let mut pages = slf.pages.bind(py).clone();
-                while items.len() < slf.batch {
-                    match pages.next() {
-                        Some(Ok(obj)) => items.push(item_from_py(&obj)),
-                        Some(Err(e)) => {
-                            items.push(Err(e));
-                            break;
-                        }
-                        None => break,
-                    }
-                }
-                if items.len() < slf.batch {
-                    slf.done = true;
-                }
-            }
-            let ex = slf.extractor.clone();
-            let pool = Arc::clone(&slf.pool);
-            let done: Vec<Result<chaff::Extraction, Result<chaff::Error, PyErr>>> =
-                py.detach(move || {
-                    pool.install(|| {
-                        items
-                            .into_par_iter()
-                            .map(|item| match item {
-                                Ok(item) => item.extract(&ex).map_err(Ok),
-                                Err(e) => Err(Err(e)),
-                            })
-                            .collect()
-                    })
-                });
-            for r in done {
-                slf.ready
-                    .push_back(r.map_err(|e| e.map_or_else(|pe| pe, py_err)));
-            }
-        }
-        match slf.ready.pop_front() {
-            None => Ok(None),
-            Some(Ok(inner)) => Ok(Some(Py::new(py, PyExtraction { inner })?.into_any())),
-            Some(Err(e)) if slf.yield_errors => Ok(Some(e.into_value(py).into_any())),
-            Some(Err(e)) => Err(e),
+        let this = &mut *slf;
+        this.fill(py);
+        let jobs = this.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let outcome = match py.detach(|| jobs.next_result()) {
+            None => return Ok(None),
+            Some(((), Ok(outcome))) => outcome,
+            Some(((), Err(lost))) => Err(Err(ChaffError::new_err(lost.to_string()))),
+        };
+        match outcome.map_err(|e| e.map_or_else(|pe| pe, py_err)) {
+            Ok(inner) => Ok(Some(Py::new(py, PyExtraction { inner })?.into_any())),
+            Err(e) if this.yield_errors => Ok(Some(e.into_value(py).into_any())),
+            Err(e) => Err(e),
         }
     }
 }
