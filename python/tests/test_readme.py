@@ -1,10 +1,13 @@
 """The README's Python section runs: its python code blocks, in order, in one namespace, in a
-folder holding the example site and a crawl.warc.gz of it."""
+folder holding the example site and a crawl.warc.gz of it. They run in a Python process of
+their own: Spark's JVM resolves relative paths against the folder the process started it in,
+so in this process, after another test had started Spark, `out.parquet` was written there."""
 
 import gzip
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -27,7 +30,7 @@ def test_the_python_section_has_the_five_calls():
         assert call in code, call
 
 
-def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
+def test_the_readme_examples_run(tmp_path):
     code = blocks()
     assert len(code) == 3
     needs = {1: ("datatrove", "datatrove"), 2: ("pyspark", "pyspark")}
@@ -44,13 +47,11 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
         for p in pages:
             f.write(gzip.compress(response_record(f"https://www.leckewire.net/{p.stem}",
                                                   p.read_bytes())))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
-    monkeypatch.setenv("PYSPARK_DRIVER_PYTHON", sys.executable)
-    namespace = {"__name__": "readme"}
-    for block in code:
-        exec(compile(block, "README.md", "exec"), namespace)
-    out = capsys.readouterr().out
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    run = subprocess.run([sys.executable, "-c", "\n".join(code)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    out = run.stdout
     assert out.count("https://www.leckewire.net/page-") == len(pages)
     assert (tmp_path / "site.profile.json").is_file()
     assert (tmp_path / "out.parquet").is_dir()
