@@ -2,7 +2,7 @@
 pages per second with 1 and 2 threads, best of `--rounds` (taking turns), reading each
 result's text or, with `--records`, its JSON record.
 
-    python python/bench/many.py [DIR] [--limit 600] [--rounds 3] [--records]
+    python python/bench/many.py [DIR] [--limit 600] [--rounds 3] [--records [--prepare]]
 
 DIR defaults to ../shared/datasets/wcxb-dev/html (`*.html` and `*.html.gz`).
 """
@@ -35,6 +35,8 @@ def main():
     ap.add_argument("--limit", type=int, default=600)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--records", action="store_true")
+    ap.add_argument("--prepare", action="store_true",
+                    help="extract_many(prepare_records=True): records' metadata on the pool")
     args = ap.parse_args()
     pages = load(args.folder, args.limit)
     ex = chaff.Extractor()
@@ -43,11 +45,12 @@ def main():
         for threads in (1, 2):
             start = time.perf_counter()
             chars = 0
-            for doc in ex.extract_many(pages, threads=threads):
+            for doc in ex.extract_many(pages, threads=threads, prepare_records=args.prepare):
                 chars += len(doc.record_json() if args.records else doc.text)
             elapsed = time.perf_counter() - start
             best[threads] = min(best.get(threads, elapsed), elapsed)
     what = "records" if args.records else "text"
+    what += ", prepared on the pool" if args.prepare else ""
     rates = ", ".join(f"{n} thread{'s' if n > 1 else ''} {len(pages) / t:.1f} pages/s"
                       for n, t in sorted(best.items()))
     print(f"extract_many, {len(pages)} pages of {args.folder}, {what}: {rates} "

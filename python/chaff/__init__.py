@@ -228,6 +228,7 @@ class Extractor:
         *,
         batch: Optional[int] = None,
         errors: str = "raise",
+        prepare_records: bool = False,
     ) -> Iterator[Union[Extraction, ChaffError]]:
         """Extracts many pages on ``threads`` threads with the GIL released, yielding an
         :class:`Extraction` per page in input order.
@@ -242,8 +243,12 @@ class Extractor:
             errors: ``"raise"``: a page that fails raises its error where it stands;
                 ``"yield"``: the exception object is yielded in its place and the pages
                 after it follow.
+            prepare_records: also work out each page's metadata and language on the pool,
+                for a caller that reads :meth:`Extraction.record`, ``to_dict()`` or
+                ``metadata()`` (off by default: a caller that wants only the text would pay
+                for it).
         """
-        return self._inner.extract_many(pages, threads, batch, errors)
+        return self._inner.extract_many(pages, threads, batch, errors, prepare_records)
 
     @property
     def sites(self) -> List[str]:

@@ -110,6 +110,7 @@ class Extractor:
         *,
         batch: Optional[int] = None,
         errors: str = "raise",
+        prepare_records: bool = False,
     ) -> Iterator[Union[Extraction, ChaffError]]: ...
     @property
     def sites(self) -> List[str]: ...

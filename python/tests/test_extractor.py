@@ -27,6 +27,15 @@ def test_extract_many_keeps_input_order(site_pages):
         assert [d.url for d in docs] == [u for _, u in site_pages]
 
 
+def test_extract_many_prepares_records_on_the_pool_with_the_same_result(site_pages):
+    ex = chaff.Extractor()
+    plain = [d.record_json() for d in ex.extract_many(site_pages, threads=2)]
+    prepared = [d.record_json()
+                for d in ex.extract_many(site_pages, threads=2, prepare_records=True)]
+    assert prepared == plain
+    assert all(json.loads(r)["title"] for r in prepared)
+
+
 def test_extract_many_takes_bare_pages_and_str():
     ex = chaff.Extractor()
     pages = ["<p>" + f"Page number {i} tells its own story in plain words. " * 4 + "</p>"

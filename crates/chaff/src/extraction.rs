@@ -361,7 +361,7 @@ impl Extraction {
     /// Works out now what the record will read on first use (the metadata and the
     /// language, when records carry them), so that a thread of the pool does it rather than
     /// the thread that writes the records.
-    pub(crate) fn prepare_record(&self) {
+    pub fn prepare_record(&self) {
         if self.style.metadata {
             self.metadata();
             self.language();

@@ -581,16 +581,18 @@ impl PyExtractor {
 
     /// Extracts many pages on a pool of `threads` threads with the GIL released, yielding
     /// `Extraction`s in input order; at most `batch` pages (default four per thread) are
-    /// read and not yet yielded at any time. `pages` is any iterable of
+    /// read and not yet yielded at any time. With `prepare_records`, each page's metadata and
+    /// language are worked out on the pool too, for a caller that reads records. `pages` is any iterable of
     /// `html`, `(html, url)` or `(html, url, charset)`. A page that fails raises its error where it stands
     /// (`errors="raise"`), or is yielded as the exception object (`errors="yield"`).
-    #[pyo3(signature = (pages, threads = 1, batch = None, errors = "raise"))]
+    #[pyo3(signature = (pages, threads = 1, batch = None, errors = "raise", prepare_records = false))]
     fn extract_many(
         &self,
         pages: &Bound<'_, PyAny>,
         threads: usize,
         batch: Option<usize>,
         errors: &str,
+        prepare_records: bool,
     ) -> PyResult<ExtractMany> {
         let yield_errors = match errors {
             "raise" => false,
@@ -609,6 +611,7 @@ impl PyExtractor {
             pool,
             window: batch.unwrap_or(threads * 4).max(1),
             jobs: Mutex::new(InOrder::new()),
+            prepare_records,
             yield_errors,
             done: false,
         })
@@ -695,6 +698,8 @@ struct ExtractMany {
     /// `Sync` and a channel's receiver is not; `__next__` holds the object mutably, so the
     /// lock is never taken.)
     jobs: Mutex<Jobs>,
+    /// Whether each page's job also works out what its record reads.
+    prepare_records: bool,
     yield_errors: bool,
     /// Whether the input has ended (or raised, which ends it).
     done: bool,
@@ -713,7 +718,14 @@ impl ExtractMany {
                 Some(Ok(obj)) => match item_from_py(&obj) {
                     Ok(item) => {
                         let ex = self.extractor.clone();
-                        jobs.spawn_in(&self.pool, (), move || item.extract(&ex).map_err(Ok));
+                        let prepare = self.prepare_records;
+                        jobs.spawn_in(&self.pool, (), move || {
+                            let done = item.extract(&ex).map_err(Ok)?;
+                            if prepare {
+                                done.prepare_record();
+                            }
+                            Ok(done)
+                        });
                     }
                     Err(e) => jobs.push_ready((), Err(Err(e))),
                 },
