@@ -46,10 +46,16 @@ struct ApiDoc;
 /// The OpenAPI 3 document of the API (served at `/openapi.json`).
 ///
 /// It states what the handlers check where a schema can say it: `/v1/learn` takes at
-/// least [`LEARN_MIN_PAGES`] pages (that they are of one site, no schema can state).
+/// least [`LEARN_MIN_PAGES`] pages (that they are of one site, no schema can state), and
+/// `/v1/inspect` exactly one of `html` and `page`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     use utoipa::openapi::{RefOr, schema::Schema};
     let mut doc = ApiDoc::openapi();
+    if let Some(components) = doc.components.as_mut() {
+        use utoipa::openapi::schema::Type;
+        let html_or_page = [("html", Type::String), ("page", Type::Integer)];
+        exactly_one_of(&mut components.schemas, "InspectRequest", &html_or_page);
+    }
     let learn_body = doc
         .paths
         .paths
@@ -62,6 +68,41 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         pages.min_items = Some(LEARN_MIN_PAGES);
     }
     doc
+}
+
+/// Makes the object schema `name` require exactly one of `fields` (each a name and the type
+/// its value must have; `null` counts as absent, as the handler reads it): all of the object,
+/// and one of "has this field, not null", one per field, so that a body with two of them
+/// matches two branches and fails.
+fn exactly_one_of(
+    schemas: &mut std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    >,
+    name: &str,
+    fields: &[(&str, utoipa::openapi::schema::Type)],
+) {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, OneOfBuilder, Schema};
+    let Some(object) = schemas.remove(name) else {
+        return;
+    };
+    let one_of = fields
+        .iter()
+        .fold(OneOfBuilder::new(), |b, (field, kind)| {
+            let value = ObjectBuilder::new().schema_type(kind.clone());
+            b.item(
+                ObjectBuilder::new()
+                    .property(*field, value)
+                    .required(*field),
+            )
+        })
+        .build();
+    let both = AllOfBuilder::new()
+        .item(object)
+        .item(RefOr::T(Schema::OneOf(one_of)))
+        .build();
+    schemas.insert(name.to_string(), RefOr::T(Schema::AllOf(both)));
 }
 
 /// The fewest pages `/v1/learn` learns a site from.

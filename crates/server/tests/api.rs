@@ -279,6 +279,10 @@ async fn bad_requests_get_4xx_with_one_line_json() {
         (404, get(srv.addr, "/v1/sites/nosuch.example").await),
         (400, post_json(srv.addr, "/v1/inspect", &json!({})).await),
         (
+            400,
+            post_json(srv.addr, "/v1/inspect", &json!({"html": html, "page": 0})).await,
+        ),
+        (
             404,
             post_json(srv.addr, "/v1/inspect", &json!({"page": 7})).await,
         ),
@@ -625,6 +629,18 @@ async fn health_metrics_openapi_and_the_inspector_files() {
     assert_eq!(
         o["paths"]["/v1/learn"]["post"]["requestBody"]["content"]["application/json"]["schema"]["minItems"],
         2
+    );
+    let inspect = &o["components"]["schemas"]["InspectRequest"]["allOf"];
+    assert!(inspect[0]["properties"]["html"].is_object(), "{inspect}");
+    let required: Vec<&serde_json::Value> = inspect[1]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["required"])
+        .collect();
+    assert_eq!(
+        required,
+        [&serde_json::json!(["html"]), &serde_json::json!(["page"])]
     );
     let page = get(srv.addr, "/").await;
     assert_eq!(page.status, 200);
