@@ -1,6 +1,9 @@
 //! Learning: a site's pages in, its profile out, with every chosen method.
 //!
-//! Pages are parsed in parallel in bounded batches; of each page only what every method's
+//! Pages stream through rayon's pool (a bounded window of pages in flight, their results
+//! merged in input order, [`InOrder`]): the caller's thread reads pages and merges what the
+//! pool made of them, and learns a site whose pages are all in, while the pool parses the
+//! next ones. Of each page only what every method's
 //! [`chaff_core::Method::page_data`] keeps survives, so memory holds learning material, not
 //! pages (but for the parses [`Learner::learn_sites_keeping`] keeps for extraction, within
 //! its budget). When the number of pages of each site is known up front
@@ -17,13 +20,15 @@ use chaff_corpus::{CorpusError, Page};
 use chaff_dom::ParseOptions;
 use rayon::prelude::*;
 
+use crate::in_order::{InOrder, JobLost};
 use crate::load::{LoadOptions, LoadedPage, SiteFrom, load_page};
 use crate::profile::Template;
 use crate::template::{self, MIN_SIMILARITY, Sketch};
 use crate::{Error, Parsed, Profile, Registry};
 
-/// Pages parsed together before their material is merged.
-const BATCH: usize = 64;
+/// Pages read and not yet merged, per thread of the pool: a few each keep every thread
+/// busy while the caller's thread reads pages and merges their material.
+const IN_FLIGHT_PER_THREAD: usize = 4;
 
 /// Which site(s) to learn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,6 +98,26 @@ struct Material {
     pages: usize,
     data: Vec<Vec<Box<dyn Any + Send>>>,
     sketches: Vec<Sketch>,
+}
+
+/// What a page's job needs of the learner, shared by every job of a run.
+struct PageStep {
+    methods: Vec<Arc<dyn DynMethod>>,
+    load: LoadOptions,
+    split_templates: bool,
+}
+
+impl PageStep {
+    /// Parses a page and keeps its material, and its parse with its size when `keeping`.
+    fn material(&self, page: Page, keeping: bool) -> Result<PageMaterial, Error> {
+        let size = page.bytes.len() as u64;
+        let loaded = load_page(page, &self.load)?;
+        let input = loaded.input();
+        let data = self.methods.iter().map(|m| m.page_data(&input)).collect();
+        let sketch = self.split_templates.then(|| Sketch::of(&loaded.doc));
+        let site = loaded.site.as_str().to_string();
+        Ok((site, data, sketch, keeping.then_some((size, loaded))))
+    }
 }
 
 /// One page's site, per method what learning keeps of it, its sketch (when templates are
@@ -324,54 +349,72 @@ impl Learner {
         let mut done: BTreeMap<String, SiteModels> = BTreeMap::new();
         let mut all_pages: BTreeMap<String, usize> = BTreeMap::new();
         let early = *choice == SiteChoice::PerSite && counts.is_some();
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut pages = pages.peekable();
-        while pages.peek().is_some() {
-            batch.clear();
-            for p in pages.by_ref().take(BATCH) {
-                match p {
-                    Ok(p) => batch.push(p),
-                    Err(e) => learned.page_errors.push(Error::Corpus(e)),
+        let keeping = keep.is_some();
+        let step = Arc::new(PageStep {
+            methods: self.methods.clone(),
+            load: self.load.clone(),
+            split_templates: self.split_templates,
+        });
+        let window = IN_FLIGHT_PER_THREAD * rayon::current_num_threads().max(1);
+        let mut jobs: InOrder<(u64, String), Result<PageMaterial, Error>> = InOrder::new();
+        let mut pages = pages.fuse();
+        loop {
+            while jobs.len() < window {
+                match pages.next() {
+                    Some(Ok(page)) => {
+                        let named = (page.bytes.len() as u64, page.source.clone());
+                        let step = Arc::clone(&step);
+                        jobs.spawn(named, move || step.material(page, keeping));
+                    }
+                    Some(Err(e)) => learned.page_errors.push(Error::Corpus(e)),
+                    None => break,
                 }
             }
-            let keeping = keep.is_some();
-            for item in self.batch_material(std::mem::take(&mut batch), keeping, progress) {
-                let (site, data, sketch, parse) = match item {
-                    Ok(x) => x,
-                    Err(e) => {
-                        learned.page_errors.push(e);
-                        continue;
-                    }
-                };
-                if let (Some(keep), Some((size, page))) = (keep.as_deref_mut(), parse) {
-                    keep.offer(size, page);
-                }
-                *all_pages.entry(site.clone()).or_default() += 1;
-                if let SiteChoice::Named(name) = choice
-                    && *name != site
-                {
+            let Some(((size, source), item)) = jobs.next_result() else {
+                break;
+            };
+            progress(size);
+            let item = item.unwrap_or_else(|JobLost| {
+                Err(Error::Page {
+                    page: source,
+                    message: "the thread pool stopped before the page was parsed".into(),
+                })
+            });
+            let (site, data, sketch, parse) = match item {
+                Ok(x) => x,
+                Err(e) => {
+                    learned.page_errors.push(e);
                     continue;
                 }
-                let m = open.entry(site.clone()).or_insert_with(|| Material {
-                    pages: 0,
-                    data: (0..self.methods.len()).map(|_| Vec::new()).collect(),
-                    sketches: Vec::new(),
-                });
-                m.pages += 1;
-                m.sketches.extend(sketch);
-                for (slot, d) in m.data.iter_mut().zip(data) {
-                    slot.push(d);
-                }
-                let complete = counts
-                    .and_then(|c| c.get(&site))
-                    .is_some_and(|&c| c == m.pages);
-                if early
-                    && complete
-                    && m.pages >= self.min_pages
-                    && let Some(m) = open.remove(&site)
-                {
-                    done.insert(site, self.learn_material(m));
-                }
+            };
+            if let (Some(keep), Some((size, page))) = (keep.as_deref_mut(), parse) {
+                keep.offer(size, page);
+            }
+            *all_pages.entry(site.clone()).or_default() += 1;
+            if let SiteChoice::Named(name) = choice
+                && *name != site
+            {
+                continue;
+            }
+            let m = open.entry(site.clone()).or_insert_with(|| Material {
+                pages: 0,
+                data: (0..self.methods.len()).map(|_| Vec::new()).collect(),
+                sketches: Vec::new(),
+            });
+            m.pages += 1;
+            m.sketches.extend(sketch);
+            for (slot, d) in m.data.iter_mut().zip(data) {
+                slot.push(d);
+            }
+            let complete = counts
+                .and_then(|c| c.get(&site))
+                .is_some_and(|&c| c == m.pages);
+            if early
+                && complete
+                && m.pages >= self.min_pages
+                && let Some(m) = open.remove(&site)
+            {
+                done.insert(site, self.learn_material(m));
             }
         }
         if all_pages.is_empty() {
@@ -399,30 +442,6 @@ impl Learner {
         done.extend(models);
         self.finish(done, choice, &mut learned)?;
         Ok(learned)
-    }
-
-    /// Parses a batch of pages in parallel and keeps each one's material, and its parse
-    /// with its size when `keeping`.
-    fn batch_material(
-        &self,
-        batch: Vec<Page>,
-        keeping: bool,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Vec<Result<PageMaterial, Error>> {
-        batch
-            .into_par_iter()
-            .map(|page| {
-                let size = page.bytes.len() as u64;
-                let loaded = load_page(page, &self.load);
-                progress(size);
-                let loaded = loaded?;
-                let input = loaded.input();
-                let data = self.methods.iter().map(|m| m.page_data(&input)).collect();
-                let sketch = self.split_templates.then(|| Sketch::of(&loaded.doc));
-                let site = loaded.site.as_str().to_string();
-                Ok((site, data, sketch, keeping.then_some((size, loaded))))
-            })
-            .collect()
     }
 
     /// The pages a template needs: the learner's minimum, or all of a site's pages where it

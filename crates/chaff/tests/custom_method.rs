@@ -147,3 +147,82 @@ fn the_record_carries_the_pages_metadata() {
     assert_eq!(record["metadata"]["title"], "Regen");
     assert_eq!(record["metadata"]["sources"]["authors"], "meta");
 }
+
+/// Remembers the story number of each page, in the order learning merged them.
+struct StoryOrder;
+
+impl Method for StoryOrder {
+    type PageData = usize;
+    type Model = Vec<usize>;
+    type Compiled = ();
+
+    fn name(&self) -> &'static str {
+        "story-order"
+    }
+
+    fn scope(&self) -> Scope {
+        Scope::Site
+    }
+
+    fn page_data(&self, page: &PageInput<'_>) -> usize {
+        let text = page.view.text();
+        let after = text.split("Story ").nth(1).unwrap_or("");
+        after
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX)
+    }
+
+    fn learn(&self, pages: Vec<usize>) -> Result<Vec<usize>, MethodError> {
+        Ok(pages)
+    }
+
+    fn compile(&self, _model: Option<Vec<usize>>) -> Result<(), MethodError> {
+        Ok(())
+    }
+
+    fn evidence(&self, _compiled: &(), _page: &PageInput<'_>) -> Verdict {
+        Verdict::Abstain("orders only".into())
+    }
+}
+
+#[test]
+fn learning_merges_every_page_in_input_order_and_reports_the_ones_it_cannot_read() {
+    let mut registry = Registry::builtin().unwrap();
+    registry.register(StoryOrder);
+    // Many more pages than the pool has in flight, with an input that cannot be read and a
+    // page that is not HTML among them.
+    let pages = (0..150).map(|i| match i {
+        40 => Err(chaff::corpus::CorpusError::StdinTwice),
+        90 => Ok(Page {
+            source: "image.png".into(),
+            url: Some("https://example.org/image.png".into()),
+            bytes: [&b"\x89PNG\r\n\x1a\n"[..], &[0u8; 4096]].concat(),
+            charset: None,
+            folder: None,
+            media: Media::Html,
+        }),
+        _ => Ok(Page {
+            source: format!("p{i}.html"),
+            url: Some(format!("https://example.org/{i}")),
+            bytes: page(i).into_bytes(),
+            charset: None,
+            folder: None,
+            media: Media::Html,
+        }),
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let learner = Learner::new(&registry, &["story-order"]).unwrap();
+    let learned = pool
+        .install(|| learner.learn(pages, &SiteChoice::Single, &|_| {}))
+        .unwrap();
+    let order: Vec<usize> =
+        serde_json::from_value(learned.profiles[0].methods["story-order"].clone()).unwrap();
+    let expected: Vec<usize> = (0..150).filter(|i| *i != 40 && *i != 90).collect();
+    assert_eq!(order, expected);
+    assert_eq!(learned.page_errors.len(), 2, "{:?}", learned.page_errors);
+}
