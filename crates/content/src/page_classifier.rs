@@ -633,7 +633,7 @@ impl DomCounts {
                     && doc.attr(id, "type").is_some_and(|t| t.contains("ld+json"))
                 {
                     for t in doc.descendants(id) {
-                        ld_types(&doc.text(t).to_lowercase(), &mut c.ld_types);
+                        ld_types(doc.text(t), &mut c.ld_types);
                     }
                 }
                 i = doc.subtree_end(id).0;
@@ -848,9 +848,9 @@ fn prices(text: &str) -> usize {
 
 /// The values of every `"@type"` in a JSON-LD text (strings or arrays of strings), read
 /// loosely so broken JSON still says what it names.
-fn ld_types(lower: &str, out: &mut HashSet<String>) {
-    let mut rest = lower;
-    while let Some(k) = rest.find("\"@type\"") {
+fn ld_types(text: &str, out: &mut HashSet<String>) {
+    let mut rest = text;
+    while let Some(k) = type_key(rest) {
         rest = rest[k + 7..].trim_start();
         let Some(after) = rest.strip_prefix(':') else {
             continue;
@@ -865,13 +865,28 @@ fn ld_types(lower: &str, out: &mut HashSet<String>) {
         };
         for name in body.split(',') {
             let name = name.trim().trim_matches('"').trim();
-            let name = name.rsplit('/').next().unwrap_or(name);
+            let name = name.rsplit('/').next().unwrap_or(name).to_lowercase();
             if !name.is_empty() && name.len() < 64 {
-                out.insert(name.to_owned());
+                out.insert(name);
             }
         }
         rest = tail;
     }
+}
+
+/// Where the key `"@type"` starts in `text`, in any case of its ASCII letters: found from
+/// the `@`s (`memchr`) rather than by lowercasing the whole script first. No character
+/// lowercases into `"`, `@` or the letters of `type`, so this finds what a search of the
+/// lowercased text would, at the same place relative to the delimiters around it.
+fn type_key(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'@', b).find_map(|i| {
+        let key = i >= 1
+            && b[i - 1] == b'"'
+            && b.get(i + 1..i + 6)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"type\""));
+        key.then(|| i - 1)
+    })
 }
 
 fn markup_features(dom: &DomCounts, row: &mut Vec<f32>) {
@@ -1532,6 +1547,13 @@ mod tests {
         }
 
         #[test]
+        fn ld_types_are_those_a_search_of_the_lowercased_text_finds(text in "(\"@[tT][yY][pP][eE]\"|\"@type\" ?: ?|[\"\\[\\],:/ @a-zA-Z]|\u{130}|\u{3a3}|\u{391}|\u{212a}|'){0,40}") {
+            let mut got = HashSet::new();
+            ld_types(&text, &mut got);
+            proptest::prop_assert_eq!(got, ld_types_of_lowercased(&text.to_lowercase()));
+        }
+
+        #[test]
         fn words_are_counted_as_splitting_counts_them(text in "[a \t\n\x0b\x0c\r\x08\x0e\u{e9}]{0,40}|[a \n]{250,800}") {
             proptest::prop_assert_eq!(ascii_words(&text), text.split_ascii_whitespace().count());
         }
@@ -1800,6 +1822,36 @@ mod tests {
         assert_eq!(tag_index(&local_name!("div")), None);
     }
 
+    /// The reading `ld_types` replaced, of the whole script lowercased first: the reference
+    /// of the property test.
+    fn ld_types_of_lowercased(lower: &str) -> HashSet<String> {
+        let mut out = HashSet::new();
+        let mut rest = lower;
+        while let Some(k) = rest.find("\"@type\"") {
+            rest = rest[k + 7..].trim_start();
+            let Some(after) = rest.strip_prefix(':') else {
+                continue;
+            };
+            let after = after.trim_start();
+            let (body, tail) = if let Some(a) = after.strip_prefix('[') {
+                a.split_once(']').unwrap_or((a, ""))
+            } else if let Some(s) = after.strip_prefix('"') {
+                s.split_once('"').unwrap_or((s, ""))
+            } else {
+                ("", after)
+            };
+            for name in body.split(',') {
+                let name = name.trim().trim_matches('"').trim();
+                let name = name.rsplit('/').next().unwrap_or(name);
+                if !name.is_empty() && name.len() < 64 {
+                    out.insert(name.to_owned());
+                }
+            }
+            rest = tail;
+        }
+        out
+    }
+
     #[test]
     fn ld_types_are_read_from_strings_arrays_and_broken_json() {
         let mut out = HashSet::new();
@@ -1808,6 +1860,7 @@ mod tests {
             &mut out,
         );
         ld_types(r#"{"@type": "unterminated"#, &mut out);
+        ld_types(r#"{"@TYPE": "Schema.org/NewsArticle"}"#, &mut out);
         let mut v: Vec<_> = out.into_iter().collect();
         v.sort();
         assert_eq!(v, ["a", "b", "newsarticle", "person", "unterminated"]);
