@@ -60,20 +60,23 @@ fn page(i: usize) -> String {
     )
 }
 
+/// Page `i` of example.org, as a reader gives it.
+fn example_page(i: usize) -> Page {
+    Page {
+        source: format!("p{i}.html"),
+        url: Some(format!("https://example.org/{i}")),
+        bytes: page(i).into_bytes(),
+        charset: None,
+        folder: None,
+        media: Media::Html,
+    }
+}
+
 #[test]
 fn a_method_registered_once_is_learned_stored_loaded_and_applied() {
     let mut registry = Registry::builtin().unwrap();
     registry.register(KeepAll);
-    let pages = (0..4).map(|i| {
-        Ok(Page {
-            source: format!("p{i}.html"),
-            url: Some(format!("https://example.org/{i}")),
-            bytes: page(i).into_bytes(),
-            charset: None,
-            folder: None,
-            media: Media::Html,
-        })
-    });
+    let pages = (0..4).map(|i| Ok(example_page(i)));
     let learner = Learner::new(&registry, &["keep-all"]).unwrap();
     let learned = learner.learn(pages, &SiteChoice::Single, &|_| {}).unwrap();
     let profile = &learned.profiles[0];
@@ -203,14 +206,7 @@ fn learning_merges_every_page_in_input_order_and_reports_the_ones_it_cannot_read
             folder: None,
             media: Media::Html,
         }),
-        _ => Ok(Page {
-            source: format!("p{i}.html"),
-            url: Some(format!("https://example.org/{i}")),
-            bytes: page(i).into_bytes(),
-            charset: None,
-            folder: None,
-            media: Media::Html,
-        }),
+        _ => Ok(example_page(i)),
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)

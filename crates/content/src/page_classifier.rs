@@ -849,8 +849,19 @@ fn prices(text: &str) -> usize {
 /// The values of every `"@type"` in a JSON-LD text (strings or arrays of strings), read
 /// loosely so broken JSON still says what it names.
 fn ld_types(text: &str, out: &mut HashSet<String>) {
+    ld_type_names(text, type_key, str::to_lowercase, out);
+}
+
+/// [`ld_types`]' reading, with where the next key starts (`key`) and what becomes of a name
+/// (`name`) given.
+fn ld_type_names(
+    text: &str,
+    key: impl Fn(&str) -> Option<usize>,
+    name: impl Fn(&str) -> String,
+    out: &mut HashSet<String>,
+) {
     let mut rest = text;
-    while let Some(k) = type_key(rest) {
+    while let Some(k) = key(rest) {
         rest = rest[k + 7..].trim_start();
         let Some(after) = rest.strip_prefix(':') else {
             continue;
@@ -863,11 +874,11 @@ fn ld_types(text: &str, out: &mut HashSet<String>) {
         } else {
             ("", after)
         };
-        for name in body.split(',') {
-            let name = name.trim().trim_matches('"').trim();
-            let name = name.rsplit('/').next().unwrap_or(name).to_lowercase();
-            if !name.is_empty() && name.len() < 64 {
-                out.insert(name);
+        for raw in body.split(',') {
+            let raw = raw.trim().trim_matches('"').trim();
+            let kept = name(raw.rsplit('/').next().unwrap_or(raw));
+            if !kept.is_empty() && kept.len() < 64 {
+                out.insert(kept);
             }
         }
         rest = tail;
@@ -1822,33 +1833,11 @@ mod tests {
         assert_eq!(tag_index(&local_name!("div")), None);
     }
 
-    /// The reading `ld_types` replaced, of the whole script lowercased first: the reference
-    /// of the property test.
+    /// The reading `ld_types` replaced: the whole script lowercased first, then searched for
+    /// the key, names kept as they are. The reference of the property test.
     fn ld_types_of_lowercased(lower: &str) -> HashSet<String> {
         let mut out = HashSet::new();
-        let mut rest = lower;
-        while let Some(k) = rest.find("\"@type\"") {
-            rest = rest[k + 7..].trim_start();
-            let Some(after) = rest.strip_prefix(':') else {
-                continue;
-            };
-            let after = after.trim_start();
-            let (body, tail) = if let Some(a) = after.strip_prefix('[') {
-                a.split_once(']').unwrap_or((a, ""))
-            } else if let Some(s) = after.strip_prefix('"') {
-                s.split_once('"').unwrap_or((s, ""))
-            } else {
-                ("", after)
-            };
-            for name in body.split(',') {
-                let name = name.trim().trim_matches('"').trim();
-                let name = name.rsplit('/').next().unwrap_or(name);
-                if !name.is_empty() && name.len() < 64 {
-                    out.insert(name.to_owned());
-                }
-            }
-            rest = tail;
-        }
+        ld_type_names(lower, |s| s.find("\"@type\""), str::to_owned, &mut out);
         out
     }
 
