@@ -238,7 +238,9 @@ class Extractor:
                 stream through the pool: each is started as soon as it is read, and at most
                 ``batch`` pages (default 4 per thread) are read and not yet yielded, so an
                 endless stream works and the pool works on the next pages while the caller
-                handles one.
+                handles one. A page whose result is in is yielded once one more page has
+                been read, not when the window is full: a generator that fetches its pages
+                slowly delays each result by at most one page.
             threads: the size of the pool (kept by the extractor for the next call).
             errors: ``"raise"``: a page that fails raises its error where it stands;
                 ``"yield"``: the exception object is yielded in its place and the pages

@@ -17,10 +17,12 @@ pub struct InOrder<C, T> {
     queue: VecDeque<(C, Pending<T>)>,
 }
 
-/// An entry: a result in hand, or where it will arrive.
+/// An entry: a result in hand, where it will arrive, or what arrived there before the
+/// entry's turn ([`InOrder::front_is_done`]).
 enum Pending<T> {
     Ready(T),
     Running(mpsc::Receiver<std::thread::Result<T>>),
+    Finished(Result<std::thread::Result<T>, mpsc::RecvError>),
 }
 
 /// A job that never ran: its pool was torn down under it (rayon drops queued jobs only
@@ -84,15 +86,39 @@ impl<C, T: Send + 'static> InOrder<C, T> {
     /// thread, as a parallel iterator would.
     pub fn next_result(&mut self) -> Option<(C, Result<T, JobLost>)> {
         let (context, pending) = self.queue.pop_front()?;
-        let result = match pending {
-            Pending::Ready(value) => Ok(value),
-            Pending::Running(outcome) => match wait(&outcome) {
-                Ok(Ok(value)) => Ok(value),
-                Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                Err(mpsc::RecvError) => Err(JobLost),
-            },
+        let outcome = match pending {
+            Pending::Ready(value) => return Some((context, Ok(value))),
+            Pending::Running(outcome) => wait(&outcome),
+            Pending::Finished(outcome) => outcome,
+        };
+        let result = match outcome {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(mpsc::RecvError) => Err(JobLost),
         };
         Some((context, result))
+    }
+
+    /// Whether [`InOrder::next_result`] would answer without waiting: the oldest entry's
+    /// result is in hand, or its job is over (done, panicked or lost). Never blocks; false
+    /// when nothing is pending. A caller that reads its jobs' inputs from a slow source asks
+    /// this between reads, so that a finished result is not held back while it waits for
+    /// the next input.
+    pub fn front_is_done(&mut self) -> bool {
+        let Some((_, pending)) = self.queue.front_mut() else {
+            return false;
+        };
+        let Pending::Running(outcome) = pending else {
+            return true;
+        };
+        match outcome.try_recv() {
+            Ok(done) => *pending = Pending::Finished(Ok(done)),
+            Err(mpsc::TryRecvError::Disconnected) => {
+                *pending = Pending::Finished(Err(mpsc::RecvError));
+            }
+            Err(mpsc::TryRecvError::Empty) => return false,
+        }
+        true
     }
 }
 
@@ -169,5 +195,54 @@ mod tests {
         let caught = std::panic::catch_unwind(AssertUnwindSafe(|| jobs.next_result()));
         let payload = caught.expect_err("the panic was not resumed");
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"job failed"));
+    }
+
+    /// Polls `front_is_done` until it says yes (a minute at most).
+    fn until_done<C, T: Send + 'static>(jobs: &mut InOrder<C, T>) -> bool {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            if jobs.front_is_done() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        false
+    }
+
+    #[test]
+    fn the_front_is_done_only_once_its_job_has_finished_and_its_result_is_kept() {
+        let mut jobs: InOrder<u8, u32> = InOrder::new();
+        assert!(!jobs.front_is_done(), "nothing pending");
+        let (go, gate) = mpsc::channel::<()>();
+        jobs.spawn(1, move || {
+            let _ = gate.recv();
+            7
+        });
+        jobs.spawn(2, || 8);
+        // The first job waits for the gate: the front is not done, whatever the second did.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!jobs.front_is_done());
+        go.send(()).unwrap();
+        assert!(until_done(&mut jobs), "the first job never finished");
+        // Asking again keeps the result taken off the channel.
+        assert!(jobs.front_is_done());
+        assert_eq!(jobs.next_result(), Some((1, Ok(7))));
+        assert!(until_done(&mut jobs));
+        assert_eq!(jobs.next_result(), Some((2, Ok(8))));
+        jobs.push_ready(3, 9);
+        assert!(
+            jobs.front_is_done(),
+            "a result entered by the caller is in hand"
+        );
+    }
+
+    #[test]
+    fn a_panic_seen_early_is_still_resumed_in_its_turn() {
+        let mut jobs: InOrder<(), u32> = InOrder::new();
+        jobs.spawn((), || panic!("job failed early"));
+        assert!(until_done(&mut jobs));
+        let caught = std::panic::catch_unwind(AssertUnwindSafe(|| jobs.next_result()));
+        let payload = caught.expect_err("the panic was not resumed");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"job failed early"));
     }
 }

@@ -685,8 +685,9 @@ impl PyExtractor {
 
 /// The iterator `Extractor.extract_many` returns. Pages stream through a window on the
 /// pool (`chaff::InOrder`): each `__next__` reads pages from Python (holding the GIL) and
-/// starts them until `window` are started and not yet yielded, then waits for the oldest
-/// with the GIL released, so the pool works on the next pages while Python handles one.
+/// starts them until `window` are started and not yet yielded (or, after one, until the
+/// oldest is done), then waits for the oldest with the GIL released, so the pool works on
+/// the next pages while Python handles one.
 #[pyclass(module = "chaff._chaff")]
 struct ExtractMany {
     pages: Py<PyIterator>,
@@ -709,11 +710,19 @@ struct ExtractMany {
 type Jobs = InOrder<(), Result<chaff::Extraction, Result<chaff::Error, PyErr>>>;
 
 impl ExtractMany {
-    /// Reads and starts pages until the window is full or the input ends.
+    /// Reads and starts pages until the window is full or the input ends, or, once a page
+    /// has been read, until the oldest page's result is in: a generator that fetches its
+    /// pages may take its time, and a finished result should not wait for it (as
+    /// `chaff::ExtractAll` reads).
     fn fill(&mut self, py: Python<'_>) {
         let mut pages = self.pages.bind(py).clone();
         let jobs = self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let mut read = 0;
         while !self.done && jobs.len() < self.window {
+            if read > 0 && jobs.front_is_done() {
+                return;
+            }
+            read += 1;
             match pages.next() {
                 Some(Ok(obj)) => match item_from_py(&obj) {
                     Ok(item) => {
