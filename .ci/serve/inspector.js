@@ -122,7 +122,8 @@ async function main() {
   const consoleErrors = [];
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
 
-  const fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chaff-page-')), 'bridge.html');
+  const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaff-page-'));
+  const fixture = path.join(fixtureDir, 'bridge.html');
   fs.writeFileSync(fixture, newsPage());
 
   await check('the inspector loads a page and tints its template nodes', async () => {
@@ -249,6 +250,7 @@ async function main() {
   await context.close();
   trap.close();
   fs.rmSync(profile, { recursive: true, force: true });
+  fs.rmSync(fixtureDir, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
