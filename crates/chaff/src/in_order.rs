@@ -136,9 +136,15 @@ fn run<T>(job: impl FnOnce() -> T, send: mpsc::SyncSender<std::thread::Result<T>
     let _ = send.send(done);
 }
 
+/// How long a caller on a pool thread with nothing of the pool's to run blocks on a job's
+/// outcome before it looks for the pool's work again.
+const IDLE_WAIT: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// Waits for a job's outcome. On a thread of a pool (a caller inside `install`), blocking
 /// could leave the job waiting for the very thread that waits for it, so that thread runs
-/// the pool's other jobs meanwhile.
+/// the pool's other jobs meanwhile; when there are none, the job is running elsewhere and
+/// the thread blocks for [`IDLE_WAIT`] at a time instead of spinning (which burnt a core
+/// for as long as the job ran).
 fn wait<T>(outcome: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
     if rayon::current_thread_index().is_none() {
         return outcome.recv();
@@ -147,11 +153,15 @@ fn wait<T>(outcome: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
         match outcome.try_recv() {
             Ok(done) => return Ok(done),
             Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
-            Err(mpsc::TryRecvError::Empty) => {
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    std::thread::yield_now();
-                }
-            }
+            Err(mpsc::TryRecvError::Empty) => {}
+        }
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            continue;
+        }
+        match outcome.recv_timeout(IDLE_WAIT) {
+            Ok(done) => return Ok(done),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(mpsc::RecvError),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
 }
