@@ -98,22 +98,39 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
     /// fed when the results come faster than the caller takes them; a result then waits
     /// for at most one page to arrive.
     fn fill(&mut self) {
-        let mut read = 0;
-        while !self.ended && self.queue.len() < self.window {
-            if read > 0 && self.queue.front_is_done() {
+        let mut read = false;
+        while self.queue.len() < self.window {
+            if read && self.queue.front_is_done() {
                 return;
             }
-            // An input is not asked again once it has ended.
-            let Some(page) = self.pages.next() else {
-                self.ended = true;
+            if !self.read_one() {
                 return;
-            };
-            read += 1;
-            match page {
-                Ok(page) => self.start(page),
-                Err(e) => self.queue.push_ready((unnamed(), 0), Err(e.into())),
             }
+            read = true;
         }
+    }
+
+    /// Whether another outcome will follow the ones handed back so far, without waiting for
+    /// any page's result: true while pages are read and not yet handed back, else the next
+    /// page is read (waiting for it to arrive, as only that can tell) and started. A caller
+    /// that treats a lone page differently (`chaff extract` prints one page bare) asks this
+    /// rather than waiting for the second page's result.
+    pub fn has_more(&mut self) -> bool {
+        !self.queue.is_empty() || self.read_one()
+    }
+
+    /// Reads the next page and starts it (or enters why it could not be read); false when
+    /// the input has ended, which is then not asked again.
+    fn read_one(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        match self.pages.next() {
+            Some(Ok(page)) => self.start(page),
+            Some(Err(e)) => self.queue.push_ready((unnamed(), 0), Err(e.into())),
+            None => self.ended = true,
+        }
+        !self.ended
     }
 
     /// Starts one page's job on the pool.
@@ -270,6 +287,30 @@ mod tests {
         handed_back.set(true);
         let rest: Vec<String> = all.map(|e| e.page.source).collect();
         assert_eq!(rest, ["p1", "p2"]);
+    }
+
+    #[test]
+    fn has_more_tells_a_lone_page_without_waiting_for_the_next_result() {
+        let ex = Extractor::builder().build().unwrap();
+        let mut one = ex.extract_all([Ok(page(0))], 4);
+        assert_eq!(one.next().unwrap().page.source, "p0");
+        assert!(!one.has_more());
+        assert!(one.next().is_none());
+
+        // Two pages: yes after the first, no after the second (the input fails the test if
+        // it is asked again after its end).
+        let mut asked = 0;
+        let two = std::iter::from_fn(|| {
+            asked += 1;
+            assert!(asked <= 3, "read past the input's end");
+            (asked <= 2).then(|| Ok(page(asked - 1)))
+        });
+        let mut all = ex.extract_all(two, 4);
+        assert_eq!(all.next().unwrap().page.source, "p0");
+        assert!(all.has_more());
+        assert_eq!(all.next().unwrap().page.source, "p1");
+        assert!(!all.has_more());
+        assert!(all.next().is_none());
     }
 
     #[test]

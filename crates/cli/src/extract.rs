@@ -229,10 +229,10 @@ impl Sink {
             Some(parsed) => ex.extract_all_parsed(pages, window, parsed),
             None => ex.extract_all(pages, window),
         }
-        .prepare_records(prepare)
-        .peekable();
+        .prepare_records(prepare);
         while let Some(done) = results.next() {
-            let alone = self.seen == 0 && results.peek().is_none();
+            // Whether another page follows, told without waiting for its result.
+            let alone = self.seen == 0 && !results.has_more();
             self.seen += 1;
             progress.page(done.size);
             let e = match done.result {
