@@ -290,7 +290,7 @@ mod tests {
     }
 
     #[test]
-    fn has_more_tells_a_lone_page_without_waiting_for_the_next_result() {
+    fn has_more_tells_a_lone_page_from_several() {
         let ex = Extractor::builder().build().unwrap();
         let mut one = ex.extract_all([Ok(page(0))], 4);
         assert_eq!(one.next().unwrap().page.source, "p0");

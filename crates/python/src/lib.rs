@@ -717,12 +717,12 @@ impl ExtractMany {
     fn fill(&mut self, py: Python<'_>) {
         let mut pages = self.pages.bind(py).clone();
         let jobs = self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
-        let mut read = 0;
+        let mut read = false;
         while !self.done && jobs.len() < self.window {
-            if read > 0 && jobs.front_is_done() {
+            if read && jobs.front_is_done() {
                 return;
             }
-            read += 1;
+            read = true;
             match pages.next() {
                 Some(Ok(obj)) => match item_from_py(&obj) {
                     Ok(item) => {
