@@ -311,6 +311,14 @@ mod tests {
         assert_eq!(all.next().unwrap().page.source, "p1");
         assert!(!all.has_more());
         assert!(all.next().is_none());
+
+        // A window of one holds no second page when the first is handed back: has_more
+        // must read the input to tell.
+        let mut narrow = ex.extract_all([Ok(page(0)), Ok(page(1))], 1);
+        assert_eq!(narrow.next().unwrap().page.source, "p0");
+        assert!(narrow.has_more());
+        assert_eq!(narrow.next().unwrap().page.source, "p1");
+        assert!(!narrow.has_more());
     }
 
     #[test]
