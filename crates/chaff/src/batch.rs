@@ -89,23 +89,12 @@ impl<I: Iterator<Item = Result<Page, CorpusError>>> ExtractAll<'_, I> {
         self
     }
 
-    /// Reads pages and hands them to the pool until the window is full or the input ends,
-    /// or, once a page has been read, until the oldest page's result is in.
-    ///
-    /// Reading may block (a pipe fed by a crawler), and a result in hand should not wait for
-    /// the next page to arrive: filling the window first held a finished record back by up
-    /// to the window's pages' arrival. Stopping only after one page is read keeps the pool
-    /// fed when the results come faster than the caller takes them; a result then waits
-    /// for at most one page to arrive.
+    /// Reads pages and hands them to the pool while the window wants more
+    /// ([`InOrder::should_read`]: until it is full, or, once a page has been read, until the
+    /// oldest page's result is in) and the input lasts.
     fn fill(&mut self) {
         let mut read = false;
-        while self.queue.len() < self.window {
-            if read && self.queue.front_is_done() {
-                return;
-            }
-            if !self.read_one() {
-                return;
-            }
+        while self.queue.should_read(self.window, read) && self.read_one() {
             read = true;
         }
     }

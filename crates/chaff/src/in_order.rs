@@ -99,6 +99,20 @@ impl<C, T: Send + 'static> InOrder<C, T> {
         Some((context, result))
     }
 
+    /// Whether a caller that keeps at most `window` entries, and has already read
+    /// `read_already` inputs in this turn, should read another before it takes a result:
+    /// while there is room, except that once it has read one it stops as soon as the oldest
+    /// result is in.
+    ///
+    /// Reading may block (a pipe fed by a crawler, a generator that fetches pages), and a
+    /// result in hand should not wait for the next input to arrive: filling the window first
+    /// held a finished result back by up to a window's inputs. Reading at least one per turn
+    /// keeps the pool fed when results come faster than the caller takes them; a result then
+    /// waits for at most one input to arrive.
+    pub fn should_read(&mut self, window: usize, read_already: bool) -> bool {
+        self.len() < window && !(read_already && self.front_is_done())
+    }
+
     /// Whether [`InOrder::next_result`] would answer without waiting: the oldest entry's
     /// result is in hand, or its job is over (done, panicked or lost). Never blocks; false
     /// when nothing is pending. A caller that reads its jobs' inputs from a slow source asks
@@ -244,6 +258,25 @@ mod tests {
             jobs.front_is_done(),
             "a result entered by the caller is in hand"
         );
+    }
+
+    #[test]
+    fn should_read_while_there_is_room_and_after_one_read_only_while_the_front_runs() {
+        let mut jobs: InOrder<u8, u32> = InOrder::new();
+        assert!(jobs.should_read(2, false) && jobs.should_read(2, true));
+        let (go, gate) = mpsc::channel::<()>();
+        jobs.spawn(1, move || {
+            let _ = gate.recv();
+            7
+        });
+        // The front runs: room means read, whether or not one was read this turn.
+        assert!(jobs.should_read(2, false) && jobs.should_read(2, true));
+        assert!(!jobs.should_read(1, false), "a full window reads no more");
+        go.send(()).unwrap();
+        assert!(until_done(&mut jobs));
+        // The front is done: a turn that has read one stops; a turn that has not reads one.
+        assert!(!jobs.should_read(2, true));
+        assert!(jobs.should_read(2, false));
     }
 
     #[test]

@@ -710,18 +710,15 @@ struct ExtractMany {
 type Jobs = InOrder<(), Result<chaff::Extraction, Result<chaff::Error, PyErr>>>;
 
 impl ExtractMany {
-    /// Reads and starts pages until the window is full or the input ends, or, once a page
-    /// has been read, until the oldest page's result is in: a generator that fetches its
-    /// pages may take its time, and a finished result should not wait for it (as
-    /// `chaff::ExtractAll` reads).
+    /// Reads and starts pages while the window wants more (`InOrder::should_read`: until it
+    /// is full, or, once a page has been read, until the oldest page's result is in, so a
+    /// generator that fetches its pages slowly does not hold a finished result back) and the
+    /// input lasts.
     fn fill(&mut self, py: Python<'_>) {
         let mut pages = self.pages.bind(py).clone();
         let jobs = self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
         let mut read = false;
-        while !self.done && jobs.len() < self.window {
-            if read && jobs.front_is_done() {
-                return;
-            }
+        while !self.done && jobs.should_read(self.window, read) {
             read = true;
             match pages.next() {
                 Some(Ok(obj)) => match item_from_py(&obj) {
