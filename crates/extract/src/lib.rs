@@ -178,7 +178,21 @@ pub fn kept_segment_text<'v>(
     if labels.is_removed(node) {
         return None;
     }
-    let seg = view.segment_of(node)?;
+    kept_text_of(view, labels, view.segment_of(node)?)
+}
+
+/// [`kept_segment_text`] for a segment already found (a walk in document order finds each
+/// node's segment by moving along the view, without a search per node); `None` if its node
+/// is removed or nothing of it is kept.
+pub fn kept_text_of<'v>(
+    view: &'v TextView,
+    labels: &Labels,
+    seg: &chaff_dom::Segment,
+) -> Option<Cow<'v, str>> {
+    let node = seg.node;
+    if labels.is_removed(node) {
+        return None;
+    }
     let s = &view.text()[seg.range()];
     match labels.partial(node) {
         None => Some(Cow::Borrowed(s)),
@@ -219,7 +233,7 @@ pub fn text(view: &TextView, labels: &Labels) -> String {
     for seg in view.segments() {
         let r = seg.range();
         out.push_str(&full[pos..r.start]);
-        if let Some(kept) = kept_segment_text(view, labels, seg.node) {
+        if let Some(kept) = kept_text_of(view, labels, seg) {
             out.push_str(&kept);
         }
         pos = r.end;
