@@ -1456,19 +1456,30 @@ pub(crate) fn image_source(doc: &Document, img: NodeId) -> Option<&str> {
 /// Writes an address as a CommonMark link destination: the characters that would end it or
 /// unbalance it (whitespace, controls, `(`, `)`, `<`, `>`) percent-encoded, which a browser
 /// reads as the same address.
+///
+/// The runs between such characters are copied whole, and an address of printable ASCII
+/// without them (nearly every one) in one copy: pushing it a character at a time was a
+/// sixth of the Markdown's time.
 fn destination(address: &str, out: &mut String) {
     use std::fmt::Write;
-    for c in address.chars() {
+    let plain = |b: u8| (b'!'..=b'~').contains(&b) && !matches!(b, b'(' | b')' | b'<' | b'>');
+    if address.bytes().all(plain) {
+        out.push_str(address);
+        return;
+    }
+    let mut from = 0;
+    for (at, c) in address.char_indices() {
         if matches!(c, ' ' | '(' | ')' | '<' | '>') || c.is_control() {
+            out.push_str(&address[from..at]);
             let mut buf = [0u8; 4];
             for b in c.encode_utf8(&mut buf).bytes() {
                 // Writing to a String cannot fail.
                 let _ = write!(out, "%{b:02X}");
             }
-        } else {
-            out.push(c);
+            from = at + c.len_utf8();
         }
     }
+    out.push_str(&address[from..]);
 }
 
 /// Whether `s` starts with the ASCII `prefix`, in any case, without lower-casing a copy.
@@ -1944,6 +1955,29 @@ mod tests {
             "[X](https://example.org/docs/x)"
         );
         assert_eq!(md("<p><a href='x'>X</a></p>"), "[X](x)");
+    }
+
+    proptest::proptest! {
+        /// A destination is the address with each character that would end or unbalance
+        /// it encoded, character by character, whichever way it is copied.
+        #[test]
+        fn a_destination_encodes_exactly_the_characters_that_end_it(
+            address in "([a-z/:.?=&%~!]|[ ()<>]|\\t|\n|\u{7f}|\u{85}|\u{a0}|é|\u{1f}){0,24}",
+        ) {
+            let mut want = String::new();
+            for c in address.chars() {
+                if matches!(c, ' ' | '(' | ')' | '<' | '>') || c.is_control() {
+                    for b in c.to_string().bytes() {
+                        want.push_str(&format!("%{b:02X}"));
+                    }
+                } else {
+                    want.push(c);
+                }
+            }
+            let mut got = String::new();
+            destination(&address, &mut got);
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
