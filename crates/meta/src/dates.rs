@@ -182,6 +182,18 @@ pub(crate) fn is_month_or_weekday(word: &str) -> bool {
 
 /// A month's name with a day and a four-digit year around it.
 fn in_words(s: &str) -> Option<String> {
+    // The year is a word of four ASCII digits. Lower-casing turns no other character into
+    // an ASCII digit, so the text holds four of them in a row; most short texts with a
+    // digit ("5 comments", "Page 2 of 10") do not, and are turned down before they are
+    // lower-cased, split and looked up word by word against every month's name.
+    if !has_digit_run(s, 4) {
+        return None;
+    }
+    words_date(s)
+}
+
+/// [`in_words`] without its first look for a year.
+fn words_date(s: &str) -> Option<String> {
     let lower = s.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric()))
@@ -239,6 +251,15 @@ pub(crate) fn url_date(url: &str) -> Option<String> {
         .or_else(|| segments.iter().find_map(|s| dashed_day(s)))
 }
 
+/// Whether `s` holds `n` ASCII digits in a row.
+fn has_digit_run(s: &str, n: usize) -> bool {
+    let mut run = 0;
+    s.bytes().any(|b| {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        run == n
+    })
+}
+
 /// The ASCII digits a text starts with (the day of "5th", the day of a URL's `19-slug`).
 fn leading_digits(s: &str) -> &str {
     let end = s
@@ -281,6 +302,38 @@ fn dashed_day(segment: &str) -> Option<String> {
         }
         ymd(year.parse().ok()?, month.parse().ok()?, day.parse().ok()?)
     })
+}
+
+#[cfg(test)]
+mod words_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Turning a text down for want of four digits in a row never loses a date.
+        #[test]
+        fn the_look_for_a_year_loses_no_date(
+            before in "(İ|ß|x|[0-9]| |-|/)?",
+            day in "[0-9]{1,2}(st|th)?",
+            month in "(March|mars|de|Dec|May|x)",
+            year in "[0-9]{2,5}",
+            seps in "[ ,./İ-]{1,2}",
+            order in 0usize..3,
+        ) {
+            let s = match order {
+                0 => format!("{before}{day}{seps}{month}{seps}{year}"),
+                1 => format!("{before}{month}{seps}{day}{seps}{year}"),
+                _ => format!("{year}{seps}{before}{month}{day}"),
+            };
+            prop_assert_eq!(super::in_words(&s), super::words_date(&s), "{:?}", s);
+        }
+    }
+
+    #[test]
+    fn digit_runs_are_counted_by_hand() {
+        assert!(super::has_digit_run("May 5, 2021", 4));
+        assert!(!super::has_digit_run("5 comments, page 12 of 202", 4));
+        assert!(!super::has_digit_run("", 4));
+    }
 }
 
 #[cfg(test)]
