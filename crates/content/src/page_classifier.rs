@@ -109,7 +109,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 use chaff_dom::{Document, NodeId, NodeKind, TextView};
@@ -306,11 +306,41 @@ const TAGS: [&str; 27] = [
     "ol",
 ];
 
-/// The index of a tag in [`TAGS`], compared as interned atoms: turning every element's
-/// atom back into text to compare it cost more than the 27 integer comparisons.
+/// The index of a tag in [`TAGS`], matched as an interned atom (an integer), so the compiler
+/// can branch on it instead of comparing it with each of the 27 in turn (most elements, the
+/// `div`s and `span`s, are none of them and went through all 27). The list is written twice,
+/// here and in [`TAGS`]; a test holds them together.
 fn tag_index(tag: &LocalName) -> Option<usize> {
-    static ATOMS: LazyLock<[LocalName; TAGS.len()]> = LazyLock::new(|| TAGS.map(LocalName::from));
-    ATOMS.iter().position(|t| t == tag)
+    Some(match *tag {
+        local_name!("article") => 0,
+        local_name!("time") => 1,
+        local_name!("pre") => 2,
+        local_name!("code") => 3,
+        local_name!("table") => 4,
+        local_name!("form") => 5,
+        local_name!("input") => 6,
+        local_name!("button") => 7,
+        local_name!("li") => 8,
+        local_name!("a") => 9,
+        local_name!("img") => 10,
+        local_name!("h1") => 11,
+        local_name!("h2") => 12,
+        local_name!("h3") => 13,
+        local_name!("p") => 14,
+        local_name!("nav") => 15,
+        local_name!("aside") => 16,
+        local_name!("section") => 17,
+        local_name!("select") => 18,
+        local_name!("blockquote") => 19,
+        local_name!("dl") => 20,
+        local_name!("textarea") => 21,
+        local_name!("iframe") => 22,
+        local_name!("video") => 23,
+        local_name!("figure") => 24,
+        local_name!("ul") => 25,
+        local_name!("ol") => 26,
+        _ => return None,
+    })
 }
 
 /// Substrings counted in the page's class and id attributes (any ASCII case).
@@ -615,11 +645,6 @@ impl DomCounts {
                 continue;
             }
             let tag = doc.tag_atom(id);
-            let class = doc
-                .attrs(id)
-                .iter()
-                .find(|a| a.name == local_name!("class"));
-            class_of[i as usize] = classes.number(class.map(|a| &*a.value));
             if let Some(p) = doc.parent(id) {
                 let n = &mut children[p.index()];
                 *n = n.saturating_add(1);
@@ -629,6 +654,11 @@ impl DomCounts {
                 || *tag == local_name!("template")
                 || *tag == local_name!("noscript")
             {
+                let class = doc
+                    .attrs(id)
+                    .iter()
+                    .find(|a| a.name == local_name!("class"));
+                class_of[i as usize] = classes.number(class.map(|a| &*a.value));
                 if *tag == local_name!("script")
                     && doc.attr(id, "type").is_some_and(|t| t.contains("ld+json"))
                 {
@@ -639,7 +669,7 @@ impl DomCounts {
                 i = doc.subtree_end(id).0;
                 continue;
             }
-            c.element(doc, id, tag, &classes, class_of[i as usize]);
+            class_of[i as usize] = c.element(doc, id, tag, &mut classes);
             if c.links_and_headings(doc, id, tag, &mut open) {
                 c.link_words += words_under(doc, view, id);
             }
@@ -654,28 +684,27 @@ impl DomCounts {
         c
     }
 
-    /// Counts what one element's name and attributes show (one pass over the attributes).
-    /// `class` is the number of the element's `class` value in `classes`.
-    fn element(
+    /// Counts what one element's name and attributes show (one pass over the attributes),
+    /// and gives the number of its `class` value in `classes`.
+    fn element<'d>(
         &mut self,
-        doc: &Document,
+        doc: &'d Document,
         id: NodeId,
         tag: &LocalName,
-        classes: &ClassValues<'_>,
-        class: u32,
-    ) {
+        classes: &mut ClassValues<'d>,
+    ) -> u32 {
         self.elements += 1;
         if let Some(k) = tag_index(tag) {
             self.tags[k] += 1;
         }
-        for &k in classes.hits(class) {
-            self.classes[usize::from(k)] += 1;
-        }
+        let mut class = None;
         let mut og_type = false;
         for a in doc.attrs(id) {
-            let value: &str = &a.value;
-            // An `id` is most often unique to its page: scanned, not remembered.
-            if a.name == local_name!("id") {
+            let value: &'d str = &a.value;
+            if a.name == local_name!("class") {
+                class = class.or(Some(value));
+            } else if a.name == local_name!("id") {
+                // An `id` is most often unique to its page: scanned, not remembered.
                 for m in classes.matcher.find_iter(value) {
                     self.classes[m.pattern().as_usize()] += 1;
                 }
@@ -697,6 +726,11 @@ impl DomCounts {
         if og_type && *tag == local_name!("meta") {
             self.og_type = doc.attr(id, "content").unwrap_or("").trim().to_lowercase();
         }
+        let class = classes.number(class);
+        for &k in classes.hits(class) {
+            self.classes[usize::from(k)] += 1;
+        }
+        class
     }
 
     /// Counts headings `h1`–`h4` inside a link or holding one (the teasers of a listing; an
@@ -1830,7 +1864,11 @@ mod tests {
         for (k, t) in TAGS.iter().enumerate() {
             assert_eq!(tag_index(&LocalName::from(*t)), Some(k));
         }
-        assert_eq!(tag_index(&local_name!("div")), None);
+        for other in [
+            "div", "span", "h4", "main", "header", "footer", "b", "tr", "td", "svg",
+        ] {
+            assert_eq!(tag_index(&LocalName::from(other)), None, "{other}");
+        }
     }
 
     /// The reading `ld_types` replaced: the whole script lowercased first, then searched for
