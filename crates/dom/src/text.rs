@@ -18,6 +18,8 @@
 
 use std::ops::Range;
 
+use html5ever::local_name;
+
 use crate::document::{Document, NodeId, NodeKind};
 
 /// The part of the view that one text node produced.
@@ -219,17 +221,18 @@ fn preserves_whitespace(tag: &str) -> bool {
 
 /// Whether an element is hidden by its attributes (without CSS from style sheets).
 pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    // Names compare as interned atoms (integers): every walk asks this of every element.
     for a in doc.attrs(id) {
-        match &*a.name {
-            "hidden" if !is_streamed_segment(doc, id) => return true,
-            "style"
-                if (squeezed_contains(&a.value, "display:none")
-                    || squeezed_contains(&a.value, "visibility:hidden"))
-                    && !is_page_cover(doc, id) =>
-            {
+        if a.name == local_name!("hidden") {
+            if !is_streamed_segment(doc, id) {
                 return true;
             }
-            _ => {}
+        } else if a.name == local_name!("style")
+            && (squeezed_contains(&a.value, "display:none")
+                || squeezed_contains(&a.value, "visibility:hidden"))
+            && !is_page_cover(doc, id)
+        {
+            return true;
         }
     }
     false
