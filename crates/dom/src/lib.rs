@@ -39,5 +39,5 @@ pub use parse::{
     is_heading, parse, parse_str, parse_with,
 };
 pub use select::{Locator, MatchContext, Select, Selector, SelectorError, unique_selector};
-pub use text::{Segment, TextView};
+pub use text::{Segment, SegmentCursor, TextView};
 pub use xpath::{XPath, XPathBudgetError, XPathError, work_budget};

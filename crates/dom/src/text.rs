@@ -117,6 +117,36 @@ impl TextView {
     }
 }
 
+/// Finds text nodes' segments for a walk that meets the nodes in document order, by moving
+/// along the view's segments (which are in that order too) instead of searching for each
+/// one: [`TextView::segment_of`] costs a binary search per node, and the writers that walk
+/// the kept part of a page ask it of every text node.
+#[derive(Clone, Debug)]
+pub struct SegmentCursor<'v> {
+    segments: &'v [Segment],
+    next: usize,
+}
+
+impl<'v> SegmentCursor<'v> {
+    /// A cursor over `view`'s segments, starting at the first node of the subtree at `root`.
+    pub fn new(view: &'v TextView, root: NodeId) -> SegmentCursor<'v> {
+        let segments = view.segments();
+        SegmentCursor {
+            segments,
+            next: segments.partition_point(|s| s.node < root),
+        }
+    }
+
+    /// The segment of text node `node`, if it has one. Nodes must be asked in document
+    /// order (skipping any); a node before the last one asked finds nothing.
+    pub fn seek(&mut self, node: NodeId) -> Option<&'v Segment> {
+        while self.segments.get(self.next).is_some_and(|s| s.node < node) {
+            self.next += 1;
+        }
+        self.segments.get(self.next).filter(|s| s.node == node)
+    }
+}
+
 /// Indices into `segments` (a view's, in node order) of those of the text nodes in the
 /// subtree of `id`: one run, found by two binary searches.
 pub fn segments_under(segments: &[Segment], doc: &Document, id: NodeId) -> Range<usize> {
@@ -575,6 +605,29 @@ mod tests {
 
     use super::*;
     use crate::parse;
+
+    #[test]
+    fn a_cursor_finds_the_segments_a_search_finds_in_document_order() {
+        let doc =
+            parse(b"<p>one <b>two</b></p><script>x</script><p> </p><div>three</div>").unwrap();
+        let view = TextView::new(&doc);
+        let texts: Vec<NodeId> = doc.ids().filter(|&id| doc.is_text(id)).collect();
+        // Every text node asked in order, and every other one skipped: the same answers as
+        // the search.
+        for step in [1, 2] {
+            let mut cursor = SegmentCursor::new(&view, NodeId::ROOT);
+            for &id in texts.iter().step_by(step) {
+                assert_eq!(cursor.seek(id), view.segment_of(id), "{id:?}");
+            }
+        }
+        // The script's text and the blank paragraph have no segment; "two" has one.
+        let found = |id: NodeId| SegmentCursor::new(&view, NodeId::ROOT).seek(id).is_some();
+        assert_eq!(texts.iter().filter(|&&id| found(id)).count(), 3);
+        // Asked out of order, an earlier node finds nothing.
+        let mut cursor = SegmentCursor::new(&view, NodeId::ROOT);
+        assert!(cursor.seek(texts[texts.len() - 1]).is_some(), "three");
+        assert_eq!(cursor.seek(texts[0]), None);
+    }
 
     #[test]
     fn trailing_newlines_of_preformatted_text_stay_inside_the_view() {

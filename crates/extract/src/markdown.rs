@@ -134,7 +134,7 @@ use std::borrow::Cow;
 
 use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
-use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use chaff_dom::{Document, NodeId, NodeKind, SegmentCursor, TextView};
 
 use crate::address::Addresses;
 use crate::xml::is_block;
@@ -163,10 +163,8 @@ pub fn markdown_for(
     };
     let end = doc.subtree_end(root).0;
     let mut open: Vec<(u32, Close)> = Vec::new();
-    // The view's segments are in node order, as this walk is: each text node's segment is
-    // found by moving along them (a search per node was a fifth of this function's time).
-    let segments = view.segments();
-    let mut next_segment = segments.partition_point(|s| s.node < root);
+    // A search per text node for its segment was a fifth of this function's time.
+    let mut segments = SegmentCursor::new(view, root);
     let mut i = root.0;
     while i < end {
         while let Some(&(e, _)) = open.last() {
@@ -189,10 +187,7 @@ pub fn markdown_for(
                 open.push((doc.subtree_end(id).0, close));
             }
             NodeKind::Text => {
-                while segments.get(next_segment).is_some_and(|s| s.node < id) {
-                    next_segment += 1;
-                }
-                let segment = segments.get(next_segment).filter(|s| s.node == id);
+                let segment = segments.seek(id);
                 if let Some(t) = segment.and_then(|seg| kept_text_of(view, labels, seg)) {
                     // Segments are trimmed; the node's own edge whitespace separates it from
                     // its inline neighbours.

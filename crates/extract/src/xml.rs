@@ -25,11 +25,11 @@
 
 use chaff_core::Labels;
 use chaff_dom::text::{is_hidden, is_non_rendered};
-use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use chaff_dom::{Document, NodeId, NodeKind, Segment, SegmentCursor, TextView};
 
 use crate::address::Addresses;
 use crate::markdown::{code_language, image_source, is_data_table, starts_with_ignore_case};
-use crate::{Omit, PageMeta, kept_segment_text};
+use crate::{Omit, PageMeta, kept_text_of};
 
 /// trafilatura's XML: `<doc>` with the metadata as attributes, the main content in
 /// `<main>`, the readers' comments (when the page has some and they were kept apart) in
@@ -299,6 +299,7 @@ fn body(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>, o
         synthetic: false,
     });
     let end = doc.subtree_end(root).0;
+    let mut segments = SegmentCursor::new(view, root);
     let mut i = root.0 + 1;
     while i < end {
         w.close_ended(i);
@@ -312,7 +313,7 @@ fn body(doc: &Document, view: &TextView, labels: &Labels, meta: &PageMeta<'_>, o
                 }
                 w.open(doc, id, tag);
             }
-            NodeKind::Text => w.text_node(doc, view, labels, id),
+            NodeKind::Text => w.text_node(doc, view, labels, id, segments.seek(id)),
             _ => {}
         }
         i += 1;
@@ -453,8 +454,16 @@ impl Writer<'_> {
             .map_or(u32::MAX, |f| f.end)
     }
 
-    fn text_node(&mut self, doc: &Document, view: &TextView, labels: &Labels, id: NodeId) {
-        let Some(t) = kept_segment_text(view, labels, id) else {
+    /// Writes text node `id`, whose segment in `view` is `segment` (none: nothing visible).
+    fn text_node(
+        &mut self,
+        doc: &Document,
+        view: &TextView,
+        labels: &Labels,
+        id: NodeId,
+        segment: Option<&Segment>,
+    ) {
+        let Some(t) = segment.and_then(|seg| kept_text_of(view, labels, seg)) else {
             if !labels.is_removed(id) && !doc.text(id).is_empty() {
                 self.pending_space = true;
             }
