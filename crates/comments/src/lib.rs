@@ -37,7 +37,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 use chaff_core::{Evidence, Labels, Meaning, MethodError, PageInput, Role, Scope, Verdict};
-use chaff_dom::{Document, NodeId, TextView};
+use chaff_dom::{ClassMemo, Document, NodeId, TextView};
 
 /// The fewest words of visible text a comment region holds (fewer: a "Comments are closed"
 /// line or an empty thread, left to the other methods).
@@ -47,13 +47,15 @@ pub const MIN_WORDS: usize = 15;
 pub fn regions(doc: &Document, view: &TextView) -> Vec<NodeId> {
     let words = subtree_words(doc, view);
     let headline = doc.find_tag("h1");
+    // A page repeats its class values on most of its elements: each is read once.
+    let mut classes = ClassMemo::new(doc);
     let mut found = Vec::new();
     let end = doc.len() as u32;
     let mut i = 0u32;
     while i < end {
         let id = NodeId(i);
         if doc.is_element(id)
-            && names_comments(doc, id)
+            && names_comments(doc, id, &mut classes)
             && is_container(doc.tag(id))
             && words.get(id.index()).copied().unwrap_or(0) >= MIN_WORDS
             && !headline.is_some_and(|h| doc.contains(id, h))
@@ -85,8 +87,9 @@ fn subtree_words(doc: &Document, view: &TextView) -> Vec<usize> {
     words
 }
 
-/// Whether an element's markup says it holds comments.
-fn names_comments(doc: &Document, id: NodeId) -> bool {
+/// Whether an element's markup says it holds comments (the answer for its `class` value
+/// kept in `classes`).
+fn names_comments(doc: &Document, id: NodeId, classes: &mut ClassMemo<bool>) -> bool {
     if let Some(t) = doc.attr(id, "itemtype") {
         let t = t.to_ascii_lowercase();
         if t.contains("schema.org/comment") || t.contains("schema.org/usercomments") {
@@ -99,16 +102,16 @@ fn names_comments(doc: &Document, id: NodeId) -> bool {
     {
         return true;
     }
-    let id_attr = doc.attr(id, "id").filter(|v| may_name_a_thread(v));
-    let classes = doc
-        .attr(id, "class")
-        .filter(|v| may_name_a_thread(v))
-        .into_iter()
-        .flat_map(str::split_ascii_whitespace);
-    id_attr
-        .into_iter()
-        .chain(classes)
-        .any(|t| names_a_thread(&t.to_ascii_lowercase()))
+    doc.attr(id, "id").is_some_and(value_names_a_thread)
+        || classes.get(doc, id, value_names_a_thread)
+}
+
+/// Whether a `class` or `id` value has a token that [`names_a_thread`].
+fn value_names_a_thread(value: &str) -> bool {
+    may_name_a_thread(value)
+        && value
+            .split_ascii_whitespace()
+            .any(|t| names_a_thread(&t.to_ascii_lowercase()))
 }
 
 /// Whether a class or id value holds, in any case, a word without which no token of it

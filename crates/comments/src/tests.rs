@@ -144,9 +144,10 @@ proptest! {
         let (doc, view) = page(&body);
         let found = regions(&doc, &view);
         let words = subtree_words(&doc, &view);
+        // A fresh table each time: every class value is read from its attribute.
         let qualifies = |id: NodeId| {
             doc.is_element(id)
-                && names_comments(&doc, id)
+                && names_comments(&doc, id, &mut ClassMemo::new(&doc))
                 && is_container(doc.tag(id))
                 && words[id.index()] >= MIN_WORDS
         };

@@ -112,7 +112,7 @@ use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use chaff_dom::{ClassMemo, Document, NodeId, NodeKind, TextView};
 use markup5ever::{LocalName, local_name};
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
@@ -548,60 +548,40 @@ fn class_matcher() -> &'static AhoCorasick {
     })
 }
 
-/// The distinct `class` values of a page, each numbered and scanned for class words once:
-/// a page repeats its values (every item of a menu, every card of a listing), and a hash
-/// lookup costs less than the automaton's pass over the bytes. Runs of siblings compare the
-/// numbers instead of the text (long utility-class lists made that comparison a tenth of
-/// the walk).
-struct ClassValues<'d> {
+/// The class words in each distinct `class` value of a page, found once per value: a page
+/// repeats its values (every item of a menu, every card of a listing), so a value's hits
+/// are looked up by its number ([`chaff_dom::ClassId`]) instead of the automaton passing
+/// over the same bytes again.
+struct ClassHits {
     matcher: &'static AhoCorasick,
-    /// The number of each distinct value.
-    numbers: HashMap<&'d str, u32, BuildHasherDefault<FxHasher>>,
-    /// Where each numbered value's hits are in `hits`.
-    ranges: Vec<(u32, u32)>,
+    /// Where each value's hits are in `hits`.
+    ranges: ClassMemo<(u32, u32)>,
     /// The index into [`CLASS_WORDS`] of every hit, value after value.
     hits: Vec<u8>,
 }
 
-impl<'d> ClassValues<'d> {
-    /// The number of no value (or an empty one).
-    const NONE: u32 = 0;
-
-    fn new() -> ClassValues<'d> {
-        ClassValues {
+impl ClassHits {
+    fn new(doc: &Document) -> ClassHits {
+        ClassHits {
             matcher: class_matcher(),
-            numbers: HashMap::default(),
-            ranges: vec![(0, 0)],
+            ranges: ClassMemo::new(doc),
             hits: Vec::new(),
         }
     }
 
-    /// The number of `value`, scanning it if it is new; most elements have none, and are
-    /// answered without a lookup.
-    fn number(&mut self, value: Option<&'d str>) -> u32 {
-        let value = match value {
-            None | Some("") => return Self::NONE,
-            Some(v) => v,
-        };
-        if let Some(&n) = self.numbers.get(value) {
-            return n;
-        }
-        let start = self.hits.len() as u32;
-        let found = self
-            .matcher
-            .find_iter(value)
-            .map(|m| m.pattern().as_usize() as u8);
-        self.hits.extend(found);
-        let n = self.ranges.len() as u32;
-        self.ranges.push((start, self.hits.len() as u32));
-        self.numbers.insert(value, n);
-        n
-    }
-
-    /// The indices into [`CLASS_WORDS`] of the words the value numbered `n` contains, with
-    /// repeats.
-    fn hits(&self, n: u32) -> &[u8] {
-        let (start, end) = self.ranges[n as usize];
+    /// The indices into [`CLASS_WORDS`] of the words the `class` value of `id` contains,
+    /// with repeats.
+    fn of(&mut self, doc: &Document, id: NodeId) -> &[u8] {
+        let (matcher, hits) = (self.matcher, &mut self.hits);
+        let (start, end) = self.ranges.get(doc, id, |value| {
+            let start = hits.len() as u32;
+            hits.extend(
+                matcher
+                    .find_iter(value)
+                    .map(|m| m.pattern().as_usize() as u8),
+            );
+            (start, hits.len() as u32)
+        });
         &self.hits[start as usize..end as usize]
     }
 }
@@ -627,13 +607,11 @@ impl DomCounts {
             headings: 0,
             contact_links: 0,
         };
-        let mut classes = ClassValues::new();
-        // The number of each element's `class` value (absent counts as empty), by node id,
-        // and each node's element children (up to 255), for the runs of siblings. Counting
-        // each element at its parent costs one write near the node just read; asking every
+        let mut classes = ClassHits::new(doc);
+        // Each node's element children (up to 255), for the runs of siblings. Counting each
+        // element at its parent costs one write near the node just read; asking every
         // element whether it has five children chased sibling links through the node table,
         // a sixth of this walk's time.
-        let mut class_of = vec![ClassValues::NONE; doc.len()];
         let mut children = vec![0u8; doc.len()];
         let mut open = OpenSpans::default();
         let mut i = 0u32;
@@ -654,11 +632,6 @@ impl DomCounts {
                 || *tag == local_name!("template")
                 || *tag == local_name!("noscript")
             {
-                let class = doc
-                    .attrs(id)
-                    .iter()
-                    .find(|a| a.name == local_name!("class"));
-                class_of[i as usize] = classes.number(class.map(|a| &*a.value));
                 if *tag == local_name!("script")
                     && doc.attr(id, "type").is_some_and(|t| t.contains("ld+json"))
                 {
@@ -669,7 +642,7 @@ impl DomCounts {
                 i = doc.subtree_end(id).0;
                 continue;
             }
-            class_of[i as usize] = c.element(doc, id, tag, &mut classes);
+            c.element(doc, id, tag, &mut classes);
             if c.links_and_headings(doc, id, tag, &mut open) {
                 c.link_words += words_under(doc, view, id);
             }
@@ -679,31 +652,22 @@ impl DomCounts {
         c.prices = prices(view.text());
         // Only where a run of five could be are the children keyed.
         for (p, _) in children.iter().enumerate().filter(|(_, n)| **n >= 5) {
-            c.repeats(doc, NodeId(p as u32), &class_of);
+            c.repeats(doc, NodeId(p as u32));
         }
         c
     }
 
-    /// Counts what one element's name and attributes show (one pass over the attributes),
-    /// and gives the number of its `class` value in `classes`.
-    fn element<'d>(
-        &mut self,
-        doc: &'d Document,
-        id: NodeId,
-        tag: &LocalName,
-        classes: &mut ClassValues<'d>,
-    ) -> u32 {
+    /// Counts what one element's name and attributes show (one pass over the attributes,
+    /// the class words of its `class` value looked up in `classes`).
+    fn element(&mut self, doc: &Document, id: NodeId, tag: &LocalName, classes: &mut ClassHits) {
         self.elements += 1;
         if let Some(k) = tag_index(tag) {
             self.tags[k] += 1;
         }
-        let mut class = None;
         let mut og_type = false;
         for a in doc.attrs(id) {
-            let value: &'d str = &a.value;
-            if a.name == local_name!("class") {
-                class = class.or(Some(value));
-            } else if a.name == local_name!("id") {
+            let value: &str = &a.value;
+            if a.name == local_name!("id") {
                 // An `id` is most often unique to its page: scanned, not remembered.
                 for m in classes.matcher.find_iter(value) {
                     self.classes[m.pattern().as_usize()] += 1;
@@ -726,11 +690,9 @@ impl DomCounts {
         if og_type && *tag == local_name!("meta") {
             self.og_type = doc.attr(id, "content").unwrap_or("").trim().to_lowercase();
         }
-        let class = classes.number(class);
-        for &k in classes.hits(class) {
+        for &k in classes.of(doc, id) {
             self.classes[usize::from(k)] += 1;
         }
-        class
     }
 
     /// Counts headings `h1`–`h4` inside a link or holding one (the teasers of a listing; an
@@ -772,12 +734,12 @@ impl DomCounts {
     /// Runs of consecutive element children of one tag and class under `id`, an element of
     /// five element children or more: the longest, and how many reach five (the cards of a
     /// listing, the posts of a thread). Tags compare as interned atoms and classes by their
-    /// numbers in `class_of`.
-    fn repeats(&mut self, doc: &Document, id: NodeId, class_of: &[u32]) {
+    /// numbers ([`chaff_dom::ClassId`]).
+    fn repeats(&mut self, doc: &Document, id: NodeId) {
         let mut last = None;
         let mut run = 0;
         for k in doc.element_children(id) {
-            let key = (doc.tag_atom(k), class_of[k.index()]);
+            let key = (doc.tag_atom(k), doc.class_id(k));
             if last == Some(key) {
                 run += 1;
             } else {
@@ -1617,23 +1579,20 @@ mod tests {
 
         #[test]
         fn class_words_memoised_are_the_automaton_s(values in proptest::collection::vec("(nav|menu|post|[a-z-]{0,4}|product| ){0,6}", 1..12)) {
-            let mut memo = ClassValues::new();
-            let mut numbers = Vec::new();
-            for value in &values {
+            let html: String = values
+                .iter()
+                .map(|v| format!("<div class=\"{v}\">x</div>"))
+                .collect();
+            let doc = chaff_dom::parse(html.as_bytes()).unwrap();
+            let mut memo = ClassHits::new(&doc);
+            let divs = doc.ids().filter(|&id| doc.is_tag(id, "div"));
+            for (value, div) in values.iter().zip(divs) {
                 let direct: Vec<u8> = memo
                     .matcher
                     .find_iter(value.as_str())
                     .map(|m| m.pattern().as_usize() as u8)
                     .collect();
-                let n = memo.number(Some(value));
-                proptest::prop_assert_eq!(memo.hits(n), &direct[..]);
-                numbers.push(n);
-            }
-            // Equal values, and only they, share a number.
-            for (a, na) in values.iter().zip(&numbers) {
-                for (b, nb) in values.iter().zip(&numbers) {
-                    proptest::prop_assert_eq!(a == b, na == nb);
-                }
+                proptest::prop_assert_eq!(memo.of(&doc, div), &direct[..]);
             }
         }
     }

@@ -27,6 +27,55 @@ impl NodeId {
     }
 }
 
+/// The number of an element's `class` value among the distinct values of its page.
+///
+/// Equal values get equal numbers, so a method that derives something from a class value
+/// (its words, whether it names a byline) can compute it once per distinct value and look it
+/// up by number for every element, and a walk can compare two elements' classes as two
+/// integers. A page repeats a few values on most of its elements; several methods used to
+/// hash the same values again, each in its own table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ClassId(pub u32);
+
+impl ClassId {
+    /// No `class` attribute, or an empty one (and every node that is not an element).
+    pub const NONE: ClassId = ClassId(0);
+
+    /// The number as an index into a table of [`Document::class_table_len`] rows.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Something derived from each distinct `class` value of one page, computed when the first
+/// element with that value asks and looked up by [`ClassId`] for the others.
+#[derive(Clone, Debug)]
+pub struct ClassMemo<T> {
+    rows: Vec<Option<T>>,
+}
+
+impl<T: Copy> ClassMemo<T> {
+    /// An empty table for `doc`'s class values.
+    pub fn new(doc: &Document) -> ClassMemo<T> {
+        ClassMemo {
+            rows: vec![None; doc.class_table_len()],
+        }
+    }
+
+    /// What `derive` gives for the `class` value of `id` (empty when it has none), derived
+    /// once per value. `doc` must be the document the table was made for; with another
+    /// one, a number it does not use is derived anew each time.
+    pub fn get(&mut self, doc: &Document, id: NodeId, derive: impl FnOnce(&str) -> T) -> T {
+        let class = doc.class_id(id);
+        match self.rows.get_mut(class.index()) {
+            Some(Some(known)) => *known,
+            Some(row) => *row.insert(derive(doc.class_value(class))),
+            None => derive(doc.class_value(class)),
+        }
+    }
+}
+
 /// What a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeKind {
@@ -89,7 +138,12 @@ pub(crate) struct Node {
     /// For elements the range into `attrs`; for text and comments the byte range into `text`.
     pub(crate) data: (u32, u32),
     pub(crate) name: LocalName,
+    /// The element's [`ClassId`] (it fits in the padding of the fields above).
+    pub(crate) class: u32,
 }
+
+// The class number took room the other fields left as padding: a node is still 40 bytes.
+const _: () = assert!(std::mem::size_of::<Node>() <= 40);
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 /// The start of an unknown span in [`Document`]'s span table.
@@ -104,6 +158,9 @@ pub(crate) const NO_SPAN: u32 = u32::MAX;
 pub struct Document {
     pub(crate) nodes: Vec<Node>,
     pub(crate) attrs: Vec<Attr>,
+    /// For each [`ClassId`] but [`ClassId::NONE`], the index into `attrs` of a `class`
+    /// attribute holding its value (entry 0 is unused).
+    pub(crate) class_attrs: Vec<u32>,
     pub(crate) text: String,
     pub(crate) encoding: &'static Encoding,
     pub(crate) encoding_source: EncodingSource,
@@ -196,6 +253,29 @@ impl Document {
             &self.attrs[n.data.0 as usize..n.data.1 as usize]
         } else {
             &[]
+        }
+    }
+
+    /// The number of the element's `class` value among the page's distinct values
+    /// ([`ClassId::NONE`] when it has none, an empty one, or is not an element).
+    #[inline]
+    pub fn class_id(&self, id: NodeId) -> ClassId {
+        ClassId(self.nodes[id.index()].class)
+    }
+
+    /// How many [`ClassId`]s the page uses, [`ClassId::NONE`] included: the rows of a table
+    /// indexed by [`ClassId::index`].
+    #[inline]
+    pub fn class_table_len(&self) -> usize {
+        self.class_attrs.len()
+    }
+
+    /// The `class` value numbered `class` (empty for [`ClassId::NONE`] or a number the page
+    /// does not use).
+    pub fn class_value(&self, class: ClassId) -> &str {
+        match self.class_attrs.get(class.index()) {
+            Some(&a) if class != ClassId::NONE => &self.attrs[a as usize].value,
+            _ => "",
         }
     }
 

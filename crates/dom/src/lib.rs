@@ -31,7 +31,7 @@ pub mod text;
 mod tokenize;
 pub mod xpath;
 
-pub use document::{Attr, Document, ElementNs, NodeId, NodeKind};
+pub use document::{Attr, ClassId, ClassMemo, Document, ElementNs, NodeId, NodeKind};
 pub use encoding::{EncodingSource, looks_binary};
 pub use error::DomError;
 pub use parse::{

@@ -48,9 +48,10 @@ use html5ever::tree_builder::{
 };
 use html5ever::{Attribute, QualName, local_name, ns};
 use markup5ever::{LocalName, TokenizerResult};
+use rustc_hash::FxHashMap;
 
 use crate::archive;
-use crate::document::{Attr, Document, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind};
+use crate::document::{Attr, ClassId, Document, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind};
 use crate::encoding::{self, Decoded};
 use crate::error::DomError;
 use crate::tokenize::{SpanKind, SpanSink, utf8_len};
@@ -1541,6 +1542,7 @@ impl Sink<'_> {
         let mut attrs: Vec<Attr> = Vec::with_capacity(attr_count);
         let mut text = String::with_capacity(text_len);
         let mut reparented = 0usize;
+        let mut classes = ClassNumbers::default();
 
         // Stack of (build id, final parent id, depth), children pushed in reverse.
         let mut stack: Vec<(u32, u32, u32)> = vec![(0, NO_PARENT, 0)];
@@ -1548,6 +1550,7 @@ impl Sink<'_> {
         while let Some((b, parent, depth)) = stack.pop() {
             let id = nodes.len() as u32;
             let bn = &mut bnodes[b as usize];
+            let mut class = ClassId::NONE.0;
             let (kind, ns, name, data) = match bn.kind {
                 NodeKind::Element => {
                     let qn = &names[b as usize];
@@ -1556,6 +1559,7 @@ impl Sink<'_> {
                         name: a.name.local,
                         value: Box::from(&*a.value),
                     }));
+                    class = classes.number(&attrs, start as usize);
                     (
                         NodeKind::Element,
                         ElementNs::from_namespace(&qn.ns),
@@ -1584,6 +1588,7 @@ impl Sink<'_> {
                 line: bn.line,
                 data,
                 name,
+                class,
             });
             if span_source_len.is_some() {
                 spans.push(bn.span);
@@ -1649,6 +1654,7 @@ impl Sink<'_> {
         Document {
             nodes,
             attrs,
+            class_attrs: classes.attrs,
             text,
             encoding: encoding_rs::UTF_8,
             encoding_source: encoding::EncodingSource::ValidUtf8,
@@ -1659,6 +1665,50 @@ impl Sink<'_> {
             spans_are_source_bytes: false,
             archive_inserts: Vec::new(),
         }
+    }
+}
+
+/// Numbers the distinct `class` values of a page as its elements are laid out
+/// ([`ClassId`]), in order of first appearance.
+struct ClassNumbers {
+    /// The number of each value seen.
+    numbers: FxHashMap<Box<str>, u32>,
+    /// For each number, the index into the attributes of its first appearance; entry 0
+    /// stands for [`ClassId::NONE`].
+    attrs: Vec<u32>,
+}
+
+impl Default for ClassNumbers {
+    fn default() -> ClassNumbers {
+        ClassNumbers {
+            numbers: FxHashMap::default(),
+            attrs: vec![0],
+        }
+    }
+}
+
+impl ClassNumbers {
+    /// The number of the `class` value among `attrs[start..]`, an element's attributes
+    /// (the first `class` one, as [`Document::attr`] finds it).
+    fn number(&mut self, attrs: &[Attr], start: usize) -> u32 {
+        let Some((k, value)) = attrs[start..]
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.name == local_name!("class"))
+            .map(|(k, a)| (start + k, &*a.value))
+        else {
+            return ClassId::NONE.0;
+        };
+        if value.is_empty() {
+            return ClassId::NONE.0;
+        }
+        if let Some(&n) = self.numbers.get(value) {
+            return n;
+        }
+        let n = self.attrs.len() as u32;
+        self.attrs.push(k as u32);
+        self.numbers.insert(Box::from(value), n);
+        n
     }
 }
 

@@ -2,7 +2,7 @@
 //! citation and publisher conventions), microdata `itemprop`s, `<html lang>`, links
 //! (`rel=canonical`, `rel=license`, `rel=author`), `<time>` elements and bylines.
 
-use chaff_dom::{Document, NodeId};
+use chaff_dom::{ClassMemo, Document, NodeId};
 use markup5ever::local_name;
 use memchr::memmem;
 use std::collections::HashMap;
@@ -110,6 +110,8 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
     let mut author_item = None;
     let mut written_by = None;
     let mut bylines: Vec<(NodeId, String)> = Vec::new();
+    // [`names_a_byline`] of each distinct class value, asked once per value.
+    let mut byline_classes = ClassMemo::new(doc);
     // The tag is read once per element, and compared as an interned atom (an integer):
     // this loop sees every element of every page.
     for id in doc.ids().filter(|&id| doc.is_element(id)) {
@@ -136,7 +138,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
             found.h1s.push(id);
         }
         read_itemprop(doc, id, c, &mut push, &mut author_item);
-        if let Some(name) = byline(doc, id, is_link) {
+        if let Some(name) = byline(doc, id, is_link, &mut byline_classes) {
             bylines.push((id, name));
         }
     }
@@ -427,13 +429,18 @@ fn owning_item(doc: &Document, id: NodeId) -> Option<NodeId> {
 
 /// A byline's author: a link to an author page (`/author/...`), or an element whose class or
 /// id says `byline` or `author` and whose text is a short name ("By Jane Doe").
-fn byline(doc: &Document, id: NodeId, is_link: bool) -> Option<String> {
+fn byline(
+    doc: &Document,
+    id: NodeId,
+    is_link: bool,
+    classes: &mut ClassMemo<bool>,
+) -> Option<String> {
     let author_link = is_link && doc.attr(id, "href").is_some_and(links_to_an_author_page);
     let marked = author_link
+        || classes.get(doc, id, names_a_byline)
         || doc.attrs(id).iter().any(|a| {
             // Names compare as interned atoms: this runs on every element of every page.
-            (a.name == local_name!("class") || a.name == local_name!("id"))
-                && names_a_byline(&a.value)
+            a.name == local_name!("id") && names_a_byline(&a.value)
         });
     // A marked element may wrap a whole article (`<div class="author-page">`): its text is
     // not gathered when it surely has more words than "written by" and a name.
@@ -1385,10 +1392,14 @@ mod byline_tests {
         // Two nodes of 3 and 6 words: at least 8, not more than 8.
         assert!(!surely_more_words(&doc, wrapper, 8));
         assert!(surely_more_words(&doc, wrapper, 7));
-        assert_eq!(byline(&doc, wrapper, false), None);
+        let mut classes = chaff_dom::ClassMemo::new(&doc);
+        assert_eq!(byline(&doc, wrapper, false, &mut classes), None);
         // "By ", "Jane", " Doe": four words counted apart, two joints, at least two.
         assert!(!surely_more_words(&doc, span, 2));
-        assert_eq!(byline(&doc, span, false).as_deref(), Some("Jane Doe"));
+        assert_eq!(
+            byline(&doc, span, false, &mut classes).as_deref(),
+            Some("Jane Doe")
+        );
     }
 
     proptest! {

@@ -26,7 +26,7 @@ use std::sync::LazyLock;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use chaff_dom::{Document, NodeId, NodeKind, TextView};
+use chaff_dom::{ClassMemo, Document, NodeId, NodeKind, TextView};
 
 /// Visible characters an image or other media element counts for in a node's area.
 pub const MEDIA_CHARS: f64 = 80.0;
@@ -217,11 +217,8 @@ fn class_hits(value: &str) -> u8 {
 /// [`class_hits`] of an element's `class` and `id`. A page repeats a few class values on
 /// most of its elements, so each distinct one is split and looked up once (`seen`); ids are
 /// mostly unique and looked up as they come.
-fn node_class_hits<'d>(doc: &'d Document, id: NodeId, seen: &mut FxHashMap<&'d str, u8>) -> u8 {
-    let class = doc
-        .attr(id, "class")
-        .map_or(0, |v| *seen.entry(v).or_insert_with(|| class_hits(v)));
-    class | doc.attr(id, "id").map_or(0, class_hits)
+fn node_class_hits(doc: &Document, id: NodeId, seen: &mut ClassMemo<u8>) -> u8 {
+    seen.get(doc, id, class_hits) | doc.attr(id, "id").map_or(0, class_hits)
 }
 
 /// `ln(1 + n)` for a count: most counts are small and repeat on every row, so those come
@@ -494,7 +491,7 @@ impl PageFeatures {
         // Closest block-level element above each node (not the node itself).
         let mut block = vec![NodeId::ROOT; n];
         let mut max_depth = 1u16;
-        let mut class_values = FxHashMap::default();
+        let mut class_values = ClassMemo::new(doc);
         fn flag(b: bool) -> f64 {
             if b { 1.0 } else { 0.0 }
         }
@@ -878,7 +875,7 @@ mod tests {
             br#"<div class="nav menu"></div><div class="nav menu" id="comments"></div><div class="nav menu"></div>"#,
         )
         .unwrap();
-        let mut seen = FxHashMap::default();
+        let mut seen = ClassMemo::new(&doc);
         let divs: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "div")).collect();
         let hits: Vec<u8> = divs
             .iter()
@@ -886,7 +883,9 @@ mod tests {
             .collect();
         let nav = class_hits("nav menu");
         assert_eq!(hits, [nav, nav | class_hits("comments"), nav]);
-        assert_eq!(seen.len(), 1);
+        // The value was split once: a table that answers otherwise for it is believed.
+        let first = divs[0];
+        assert_eq!(seen.get(&doc, first, |_| 0xF0), nav);
     }
 
     use super::*;
