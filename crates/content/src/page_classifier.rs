@@ -112,7 +112,7 @@ use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use chaff_dom::{ClassMemo, Document, NodeId, NodeKind, TextView};
+use chaff_dom::{ClassMemo, Document, NodeId, NodeKind, SegmentCursor, TextView};
 use markup5ever::{LocalName, local_name};
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
@@ -613,6 +613,7 @@ impl DomCounts {
         // element whether it has five children chased sibling links through the node table,
         // a sixth of this walk's time.
         let mut children = vec![0u8; doc.len()];
+        let mut link_segments = SegmentCursor::new(view, NodeId::ROOT);
         let mut open = OpenSpans::default();
         let mut i = 0u32;
         while (i as usize) < doc.len() {
@@ -644,7 +645,8 @@ impl DomCounts {
             }
             c.element(doc, id, tag, &mut classes);
             if c.links_and_headings(doc, id, tag, &mut open) {
-                c.link_words += words_under(doc, view, id);
+                // Outermost links come in document order, apart: the cursor moves along.
+                c.link_words += words_under(doc, view, &mut link_segments, id);
             }
             i += 1;
         }
@@ -771,8 +773,8 @@ struct OpenSpans {
 /// The words of the visible text under `id` (a link): its text nodes' segments are side by
 /// side in the view, so they are the words of one slice of it, the separators between the
 /// segments included.
-fn words_under(doc: &Document, view: &TextView, id: NodeId) -> usize {
-    let segments = &view.segments()[view.segments_under(doc, id)];
+fn words_under(doc: &Document, view: &TextView, segments: &mut SegmentCursor, id: NodeId) -> usize {
+    let segments = segments.under(doc, id);
     let (Some(a), Some(b)) = (segments.first(), segments.last()) else {
         return 0;
     };

@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use encoding_rs::Encoding;
-use markup5ever::{LocalName, Namespace, ns};
+use markup5ever::{LocalName, Namespace, local_name, ns};
 
 use crate::encoding::EncodingSource;
 
@@ -537,8 +537,15 @@ impl Document {
     /// addresses are resolved against, as the page wrote it (it may itself be relative to
     /// the page's URL).
     pub fn base_href(&self) -> Option<&str> {
+        // Every node is looked at (a `<base>` may stand anywhere), so the tag compares as
+        // an interned atom, not as text.
         self.ids()
-            .filter(|&id| self.is_tag(id, "base") && self.namespace(id) == ElementNs::Html)
+            .filter(|&id| {
+                let n = &self.nodes[id.index()];
+                n.kind == NodeKind::Element
+                    && n.name == local_name!("base")
+                    && n.ns == ElementNs::Html
+            })
             .find_map(|id| self.attr(id, "href"))
             .map(str::trim)
     }

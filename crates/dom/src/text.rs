@@ -145,6 +145,22 @@ impl<'v> SegmentCursor<'v> {
         }
         self.segments.get(self.next).filter(|s| s.node == node)
     }
+
+    /// The segments of the text nodes in the subtree of `id` ([`segments_under`]), the cursor
+    /// left after them. Subtrees must be asked in document order and apart (a walk's
+    /// outermost links, say); one that starts before the end of the last one asked finds
+    /// only what lies after that end.
+    pub fn under(&mut self, doc: &Document, id: NodeId) -> &'v [Segment] {
+        let end = doc.subtree_end(id);
+        while self.segments.get(self.next).is_some_and(|s| s.node < id) {
+            self.next += 1;
+        }
+        let first = self.next;
+        while self.segments.get(self.next).is_some_and(|s| s.node < end) {
+            self.next += 1;
+        }
+        &self.segments[first..self.next]
+    }
 }
 
 /// Indices into `segments` (a view's, in node order) of those of the text nodes in the
@@ -627,6 +643,35 @@ mod tests {
         let mut cursor = SegmentCursor::new(&view, NodeId::ROOT);
         assert!(cursor.seek(texts[texts.len() - 1]).is_some(), "three");
         assert_eq!(cursor.seek(texts[0]), None);
+    }
+
+    #[test]
+    fn a_cursor_finds_the_segments_under_subtrees_a_search_finds() {
+        let doc = parse(
+            b"<p>zero</p><a>one <b>two</b></a> <a></a><a><script>x</script></a><a>three</a>4",
+        )
+        .unwrap();
+        let view = TextView::new(&doc);
+        let links: Vec<NodeId> = doc.ids().filter(|&id| doc.is_tag(id, "a")).collect();
+        let words = |segments: &[Segment]| -> Vec<&str> {
+            segments.iter().map(|s| &view.text()[s.range()]).collect()
+        };
+        // Each link in order, and every other one skipped: the same runs as the search.
+        for step in [1, 2] {
+            let mut cursor = SegmentCursor::new(&view, NodeId::ROOT);
+            for &id in links.iter().step_by(step) {
+                let searched = &view.segments()[view.segments_under(&doc, id)];
+                assert_eq!(cursor.under(&doc, id), searched, "{id:?}");
+            }
+        }
+        let mut cursor = SegmentCursor::new(&view, NodeId::ROOT);
+        assert_eq!(words(cursor.under(&doc, links[0])), ["one", "two"]);
+        // Empty links, one holding only a script: nothing.
+        assert!(cursor.under(&doc, links[1]).is_empty());
+        assert!(cursor.under(&doc, links[2]).is_empty());
+        assert_eq!(words(cursor.under(&doc, links[3])), ["three"]);
+        // Asked again, a subtree behind the cursor finds nothing.
+        assert!(cursor.under(&doc, links[0]).is_empty());
     }
 
     #[test]
