@@ -306,6 +306,39 @@ impl Complete {
     }
 }
 
+impl Complete {
+    /// The log-odds of one row at least [`Complete::features`] wide (`None` for a narrower
+    /// one), [`LANES`] trees walked side by side: each step's place is computed from the
+    /// split and the row, not loaded from the node, so the walks wait on fewer loads than
+    /// in the flat form. The page-type classifier predicts one row per page with seven
+    /// ensembles of 100 trees; in the flat form that was about 7% of the metadata's time
+    /// (`perf`). Leaves are added in tree order: the same sum, bit for bit.
+    fn row_margin(&self, base: f32, row: &[f32]) -> Option<f32> {
+        if row.len() < self.features {
+            return None;
+        }
+        let inner = (1usize << self.depth) - 1;
+        let mut sum = base;
+        for (group, leaves) in self.leaves.chunks(LANES * (inner + 1)).enumerate() {
+            let splits = &self.splits[group * LANES * inner..];
+            let trees = leaves.len() / (inner + 1);
+            let mut at = [0usize; LANES];
+            for _ in 0..self.depth {
+                for (l, k) in at[..trees].iter_mut().enumerate() {
+                    // In bounds: a place before the last step is below `inner`, and every
+                    // split's feature is below `self.features` ([`Complete::of`]).
+                    let s = splits[l * inner + *k];
+                    *k = 2 * *k + 1 + usize::from(row[s.feature as usize] >= s.threshold);
+                }
+            }
+            for (l, &k) in at[..trees].iter().enumerate() {
+                sum += leaves[l * (inner + 1) + k - inner];
+            }
+        }
+        Some(sum)
+    }
+}
+
 impl PartialEq for Gbdt {
     fn eq(&self, other: &Gbdt) -> bool {
         self.features == other.features && self.base == other.base && self.trees == other.trees
@@ -391,14 +424,22 @@ impl Gbdt {
     }
 
     /// The log-odds of one row (`row.len()` must be [`Gbdt::features`]; missing trailing
-    /// features read as 0). Trees are walked in the flat form; a malformed tree (refused
-    /// by [`Gbdt::check`] at load) ends its walk on no leaf and adds nothing.
+    /// features read as 0). A row as wide as the model walks the complete form when there
+    /// is one ([`Complete::row_margin`]), others the flat form; a malformed tree (refused
+    /// by [`Gbdt::check`] at load) ends its flat walk on no leaf and adds nothing.
     ///
     /// [`LANES`] trees are walked side by side, a level at a time, as [`Gbdt::predict_rows`]
     /// walks rows: one tree at a time, each step waits on the load before it. The leaves
     /// are added in tree order, so the sum is the same as one tree at a time, bit for bit.
     pub fn margin(&self, row: &[f32]) -> f32 {
-        let Flat { nodes, depths, .. } = self.flat();
+        let Flat {
+            nodes,
+            depths,
+            complete,
+        } = self.flat();
+        if let Some(sum) = complete.as_ref().and_then(|c| c.row_margin(self.base, row)) {
+            return sum;
+        }
         let mut sum = self.base;
         let mut root = 0usize;
         let mut trees = self.trees.iter().zip(depths);
@@ -1177,6 +1218,24 @@ mod tests {
             let trees = seeds.iter().map(|&s| random_tree(s, 6, 6)).collect();
             let m = Gbdt::new(6, 0.25, trees);
             prop_assert!(m.check().is_ok());
+            prop_assert_eq!(m.margin(&row).to_bits(), margin_tree_by_tree(&m, &row).to_bits());
+        }
+
+        /// A row as wide as the model (the complete form's walk) sums as the trees one at
+        /// a time too, bit for bit, and a forest of lone leaves as well.
+        #[test]
+        fn a_full_row_sums_as_one_tree_at_a_time(
+            seeds in proptest::collection::vec(any::<u64>(), 0..30),
+            row in proptest::collection::vec(
+                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                6,
+            ),
+            depth in 0usize..6,
+        ) {
+            let trees = seeds.iter().map(|&s| random_tree(s, 6, depth)).collect();
+            let m = Gbdt::new(6, 0.25, trees);
+            prop_assert!(m.check().is_ok());
+            prop_assert!(m.flat().complete.is_some());
             prop_assert_eq!(m.margin(&row).to_bits(), margin_tree_by_tree(&m, &row).to_bits());
         }
 
