@@ -38,6 +38,7 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 use chaff_core::{Evidence, Labels, Meaning, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::{ClassMemo, Document, NodeId, TextView};
+use markup5ever::local_name;
 
 /// The fewest words of visible text a comment region holds (fewer: a "Comments are closed"
 /// line or an empty thread, left to the other methods).
@@ -88,22 +89,31 @@ fn subtree_words(doc: &Document, view: &TextView) -> Vec<usize> {
 }
 
 /// Whether an element's markup says it holds comments (the answer for its `class` value
-/// kept in `classes`).
+/// kept in `classes`). Its attributes are read in one pass, names compared as atoms: every
+/// element of every page comes here.
 fn names_comments(doc: &Document, id: NodeId, classes: &mut ClassMemo<bool>) -> bool {
-    if let Some(t) = doc.attr(id, "itemtype") {
-        let t = t.to_ascii_lowercase();
-        if t.contains("schema.org/comment") || t.contains("schema.org/usercomments") {
+    let mut id_value = None;
+    for a in doc.attrs(id) {
+        let value = &*a.value;
+        let says = match a.name {
+            local_name!("itemtype") => {
+                let t = value.to_ascii_lowercase();
+                t.contains("schema.org/comment") || t.contains("schema.org/usercomments")
+            }
+            local_name!("itemprop") => value
+                .split_ascii_whitespace()
+                .any(|p| p.eq_ignore_ascii_case("comment")),
+            local_name!("id") => {
+                id_value = id_value.or(Some(value));
+                false
+            }
+            _ => false,
+        };
+        if says {
             return true;
         }
     }
-    if let Some(p) = doc.attr(id, "itemprop")
-        && p.split_ascii_whitespace()
-            .any(|p| p.eq_ignore_ascii_case("comment"))
-    {
-        return true;
-    }
-    doc.attr(id, "id").is_some_and(value_names_a_thread)
-        || classes.get(doc, id, value_names_a_thread)
+    id_value.is_some_and(value_names_a_thread) || classes.get(doc, id, value_names_a_thread)
 }
 
 /// Whether a `class` or `id` value has a token that [`names_a_thread`].

@@ -268,3 +268,66 @@ fn a_thread_is_stated_by_json_ld_or_microdata() {
         "<div itemscope itemtype=\"http://schema.org/UserComments\"><p>Nice.</p></div>"
     ));
 }
+
+/// What [`names_comments`] answered when it looked each attribute up by name as text, and
+/// the class value afresh: the reference for its one pass and its table.
+fn names_comments_by_lookup(doc: &Document, id: NodeId) -> bool {
+    if let Some(t) = doc.attr(id, "itemtype") {
+        let t = t.to_ascii_lowercase();
+        if t.contains("schema.org/comment") || t.contains("schema.org/usercomments") {
+            return true;
+        }
+    }
+    if doc.attr(id, "itemprop").is_some_and(|p| {
+        p.split_ascii_whitespace()
+            .any(|p| p.eq_ignore_ascii_case("comment"))
+    }) {
+        return true;
+    }
+    doc.attr(id, "id").is_some_and(value_names_a_thread)
+        || doc.attr(id, "class").is_some_and(value_names_a_thread)
+}
+
+proptest! {
+    /// One pass over the attributes, with the class answers kept by number, says what the
+    /// lookups by name say, on elements with any of the four attributes.
+    #[test]
+    fn one_pass_over_the_attributes_answers_as_the_lookups(
+        elements in prop::collection::vec(
+            (
+                prop::option::of(prop::sample::select(vec![
+                    "https://schema.org/Comment", "http://SCHEMA.org/UserComments",
+                    "https://schema.org/Article", "",
+                ])),
+                prop::option::of(prop::sample::select(vec!["comment", "text COMMENT", "commentCount", ""])),
+                prop::option::of(prop::sample::select(vec!["comments", "disqus_thread", "comment-count", "main", ""])),
+                prop::option::of(prop::sample::select(vec!["comments", "fb-comments x", "commentary", "nav", ""])),
+            ),
+            1..12,
+        )
+    ) {
+        let body: String = elements
+            .iter()
+            .map(|(itemtype, itemprop, id, class)| {
+                let attr = |name: &str, v: &Option<&str>| {
+                    v.map_or(String::new(), |v| format!(" {name}=\"{v}\""))
+                };
+                format!(
+                    "<div{}{}{}{}>x</div>",
+                    attr("itemtype", itemtype),
+                    attr("itemprop", itemprop),
+                    attr("id", id),
+                    attr("class", class)
+                )
+            })
+            .collect();
+        let (doc, _) = page(&body);
+        let mut classes = ClassMemo::new(&doc);
+        for id in doc.ids().filter(|&id| doc.is_tag(id, "div")) {
+            prop_assert_eq!(
+                names_comments(&doc, id, &mut classes),
+                names_comments_by_lookup(&doc, id)
+            );
+        }
+    }
+}

@@ -279,6 +279,17 @@ impl Document {
         }
     }
 
+    /// The value of the attribute whose name is the interned atom `name`
+    /// (`local_name!("id")`), if present: [`Document::attr`] with the names compared as
+    /// integers, not as text, for the walks that ask it of every element.
+    #[inline]
+    pub fn attr_atom(&self, id: NodeId, name: &LocalName) -> Option<&str> {
+        self.attrs(id)
+            .iter()
+            .find(|a| a.name == *name)
+            .map(|a| &*a.value)
+    }
+
     /// The value of the named attribute, if present.
     pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
         self.attrs(id)

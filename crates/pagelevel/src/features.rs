@@ -27,6 +27,7 @@ use std::sync::LazyLock;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use chaff_dom::{ClassMemo, Document, NodeId, NodeKind, TextView};
+use markup5ever::local_name;
 
 /// Visible characters an image or other media element counts for in a node's area.
 pub const MEDIA_CHARS: f64 = 80.0;
@@ -218,7 +219,7 @@ fn class_hits(value: &str) -> u8 {
 /// most of its elements, so each distinct one is split and looked up once (`seen`); ids are
 /// mostly unique and looked up as they come.
 fn node_class_hits(doc: &Document, id: NodeId, seen: &mut ClassMemo<u8>) -> u8 {
-    seen.get(doc, id, class_hits) | doc.attr(id, "id").map_or(0, class_hits)
+    seen.get(doc, id, class_hits) | doc.attr_atom(id, &local_name!("id")).map_or(0, class_hits)
 }
 
 /// `ln(1 + n)` for a count: most counts are small and repeat on every row, so those come
