@@ -552,10 +552,9 @@ impl Document {
         // an interned atom, not as text.
         self.ids()
             .filter(|&id| {
-                let n = &self.nodes[id.index()];
-                n.kind == NodeKind::Element
-                    && n.name == local_name!("base")
-                    && n.ns == ElementNs::Html
+                self.is_element(id)
+                    && *self.tag_atom(id) == local_name!("base")
+                    && self.namespace(id) == ElementNs::Html
             })
             .find_map(|id| self.attr(id, "href"))
             .map(str::trim)

@@ -438,10 +438,10 @@ fn byline(
     let author_link = is_link && doc.attr(id, "href").is_some_and(links_to_an_author_page);
     let marked = author_link
         || classes.get(doc, id, names_a_byline)
-        || doc.attrs(id).iter().any(|a| {
-            // Names compare as interned atoms: this runs on every element of every page.
-            a.name == local_name!("id") && names_a_byline(&a.value)
-        });
+        // Found by its interned name: this runs on every element of every page.
+        || doc
+            .attr_atom(id, &local_name!("id"))
+            .is_some_and(names_a_byline);
     // A marked element may wrap a whole article (`<div class="author-page">`): its text is
     // not gathered when it surely has more words than "written by" and a name.
     if !marked || surely_more_words(doc, id, BYLINE_WORDS) {
