@@ -44,16 +44,25 @@ impl Registry {
             site: None,
             message: e.to_string(),
         })?;
-        let mut r = Registry::empty();
-        r.register(chaff_suffix::SuffixMethod::default())
-            .register(chaff_align::AlignMethod::default())
-            .register(chaff_forest::ForestMethod::default())
-            .register(chaff_pagelevel::SubtreeMethod::default())
-            .register(pagelevel)
+        let mut r = Registry::site_level();
+        r.register(pagelevel)
             .register(content)
             .register(chaff_menu::MenuMethod::default())
             .register(chaff_comments::CommentsMethod);
         Ok(r)
+    }
+
+    /// The built-in site-level methods alone, with their papers' defaults: `suffix`,
+    /// `align`, `forest` and `subtree`. They hold no compiled model, so this cannot fail:
+    /// the content model's recipe learns sites with them while the built-in content model
+    /// may be one the build's features no longer fit.
+    pub fn site_level() -> Registry {
+        let mut r = Registry::empty();
+        r.register(chaff_suffix::SuffixMethod::default())
+            .register(chaff_align::AlignMethod::default())
+            .register(chaff_forest::ForestMethod::default())
+            .register(chaff_pagelevel::SubtreeMethod::default());
+        r
     }
 
     /// Adds a method, or replaces the one registered under its name (keeping its place).
@@ -87,5 +96,35 @@ impl Registry {
     /// The methods of one scope, in registration order.
     pub fn of_scope(&self, scope: Scope) -> impl Iterator<Item = &Arc<dyn DynMethod>> {
         self.methods.iter().filter(move |m| m.scope() == scope)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The site-level registry is the built-in one's site methods, in the same order, and
+    /// nothing else; the built-in registry adds the page-level methods after them.
+    #[test]
+    fn site_level_is_the_builtin_site_methods() {
+        let site = Registry::site_level();
+        assert_eq!(site.names(), ["suffix", "align", "forest", "subtree"]);
+        assert!(site.of_scope(Scope::Page).next().is_none());
+        let builtin = Registry::builtin().expect("the built-in models load");
+        let site_of_builtin: Vec<&str> = builtin.of_scope(Scope::Site).map(|m| m.name()).collect();
+        assert_eq!(site_of_builtin, site.names());
+        assert_eq!(
+            builtin.names(),
+            [
+                "suffix",
+                "align",
+                "forest",
+                "subtree",
+                "pagelevel",
+                "content",
+                "menu",
+                "comments"
+            ]
+        );
     }
 }

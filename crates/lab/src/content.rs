@@ -356,7 +356,9 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
     if !site_sets.is_empty() {
         let root = data_root(&args)?;
         let methods: Vec<&str> = args.site_methods.iter().map(String::as_str).collect();
-        let registry = chaff::Registry::builtin()?;
+        // Site methods only: the rows are their verdicts, and the built-in content model
+        // need not fit this build's features while a new one is fitted.
+        let registry = chaff::Registry::site_level();
         let holdout = args.holdout.as_deref().map(parse_holdout).transpose()?;
         for (name, ex, failures) in crate::content_site::sets_examples(
             &root,
