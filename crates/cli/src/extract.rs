@@ -71,7 +71,7 @@ pub struct ExtractArgs {
     /// Start Markdown with YAML front matter: the page's title, authors, dates, site...
     #[arg(long)]
     front_matter: bool,
-    /// JSON records without `metadata` and `language` (the title is the page's <title>):
+    /// JSON records without `metadata` and `language` (the title is the page's `<title>`):
     /// neither is worked out, which saves about a seventh of the time per page.
     #[arg(long, conflicts_with = "front_matter")]
     no_metadata: bool,

@@ -289,7 +289,7 @@ pub fn is_reply_form(doc: &Document, view: &TextView, form: NodeId) -> bool {
 const THREAD_TYPES: [&str; 2] = ["DiscussionForumPosting", "QAPage"];
 
 /// Whether the page states in its markup that it is a discussion thread: schema.org
-/// [`THREAD_TYPES`] in JSON-LD or as a microdata `itemtype`. Where it does, a comment region
+/// `THREAD_TYPES` in JSON-LD or as a microdata `itemtype`. Where it does, a comment region
 /// that holds every post is the thread itself, and its first post the page's main text
 /// ([`first_post`]); on an article of few words (a photo, a video) the first comment is not.
 /// The page-type classifier is not asked: it reads the main text this decides.

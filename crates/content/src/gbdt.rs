@@ -51,7 +51,7 @@ impl Default for GbdtParams {
 /// One tree node, in a flat array: a split (`feature`, `threshold`, children) or a leaf.
 ///
 /// Stored as an object with the split's four fields or the leaf's `value`, and read through
-/// [`WireNode`] in one pass: serde's untagged enums buffer every node and try each variant
+/// `WireNode` in one pass: serde's untagged enums buffer every node and try each variant
 /// in turn, which made reading the built-in content model most of `chaff`'s start-up.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "WireNode", into = "WireNode")]
@@ -425,7 +425,7 @@ impl Gbdt {
 
     /// The log-odds of one row (`row.len()` must be [`Gbdt::features`]; missing trailing
     /// features read as 0). A row as wide as the model walks the complete form when there
-    /// is one ([`Complete::row_margin`]), others the flat form; a malformed tree (refused
+    /// is one (`Complete::row_margin`), others the flat form; a malformed tree (refused
     /// by [`Gbdt::check`] at load) ends its flat walk on no leaf and adds nothing.
     ///
     /// [`LANES`] trees are walked side by side, a level at a time, as [`Gbdt::predict_rows`]
@@ -481,7 +481,7 @@ impl Gbdt {
     /// the processor waiting on each node. Here [`LANES`] rows walk each tree side by side,
     /// a level at a time, and their loads overlap. Every row still adds its trees' leaves in
     /// tree order, so its sum is the same floating-point sum. Rows at least
-    /// [`Gbdt::features`] wide walk the trees' complete form ([`Complete`]), where the next
+    /// [`Gbdt::features`] wide walk the trees' complete form (`Complete`), where the next
     /// split's place is computed rather than loaded: the content model's predictions took
     /// about a quarter less time (13% of a scrapinghub-aeb page's extraction against 17%,
     /// `perf`), the same values.

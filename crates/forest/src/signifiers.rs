@@ -1,6 +1,6 @@
 //! Signifiers: the few terms per page that point at its article (section 3.1).
 //!
-//! * [`tf_idf`]: per page, the top-k terms by tf-idf over the sample pages, `tf` being the
+//! * `tf_idf`: per page, the top-k terms by tf-idf over the sample pages, `tf` being the
 //!   term's count on the page and `idf = ln(n / df)`. Terms found on every sample page get
 //!   weight 0 (the site's template vocabulary): with a single page every weight is 0, which is
 //!   why the paper finds FOREST (tf-idf) imprecise on one page. Ties are broken by the higher

@@ -773,7 +773,7 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
 /// member link (`memberlist.php?mode=viewprofile`, `/members/`, `/u/`, `/user/`, `/users/`,
 /// `/profile/`) or an element marked `username`, `poster` or `post-author` gives. On a thread
 /// every reply names its author the same way, so bylines all over the page say nothing of
-/// whose thread it is ([`read`] drops them); the first of them is the one who started it.
+/// whose thread it is (`read` drops them); the first of them is the one who started it.
 /// Callers ask only of pages they know to be threads.
 pub fn first_poster(doc: &Document) -> Option<String> {
     let start = after_first_h1(doc);
@@ -796,7 +796,7 @@ pub fn first_poster(doc: &Document) -> Option<String> {
 const FIRST_POST_TEXTS: usize = 60;
 
 /// The date of a forum thread's first post: the first short text after the page's first
-/// `<h1>` (or from the top, on boards that have none) within [`FIRST_POST_TEXTS`] that reads
+/// `<h1>` (or from the top, on boards that have none) within `FIRST_POST_TEXTS` that reads
 /// as a whole date, a member's "Joined"/"Registered" line left out. On a thread every post
 /// carries a date, and the first after the headline is the opening post's, the thread's
 /// own. Callers ask only of pages they know to be threads, as for [`first_poster`].

@@ -46,7 +46,7 @@ struct ApiDoc;
 /// The OpenAPI 3 document of the API (served at `/openapi.json`).
 ///
 /// It states what the handlers check where a schema can say it: `/v1/learn` takes at
-/// least [`LEARN_MIN_PAGES`] pages (that they are of one site, no schema can state), and
+/// least `LEARN_MIN_PAGES` pages (that they are of one site, no schema can state), and
 /// `/v1/inspect` exactly one of `html` and `page`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     use utoipa::openapi::{RefOr, schema::Schema};

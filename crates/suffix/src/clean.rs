@@ -18,7 +18,7 @@
 //! expressions, a set that by construction does not depend on the expressions' order.
 //!
 //! Both automata are built from one alternation with the expressions' common beginnings
-//! (forward) or endings (reverse) factored out into a trie of atoms ([`factored`]). Learned
+//! (forward) or endings (reverse) factored out into a trie of atoms (`factored`). Learned
 //! expressions are overlapping repeats of the same template text, so they share a lot; a
 //! plain alternation instead puts a thread for the start of every expression into every DFA
 //! state, and determinising those states was most of the cleaning time. Measured with a probe
@@ -125,7 +125,7 @@ pub const MAX_EXPRESSION_BYTES: usize = 64 << 10;
 pub const MAX_NESTING: u32 = 100;
 /// The largest compiled NFA of a cleaner, per direction, in bytes (64 MiB): counted
 /// repetitions (`(a{1000}){1000}`) and large Unicode classes are refused here rather than
-/// built. Matching is by a lazy DFA whose state cache is capped ([`CACHE_BYTES`]), in time
+/// built. Matching is by a lazy DFA whose state cache is capped (`CACHE_BYTES`), in time
 /// linear in the text: the engines never backtrack.
 pub const MAX_NFA_BYTES: usize = 64 << 20;
 

@@ -45,8 +45,8 @@ pub enum View {
 ///
 /// Two more rules use the page's own text:
 /// * a *template echo* is template: a partly covered line whose uncovered part is another line
-///   of the page, or which contains the page's headline with little else ("Home > World >
-///   <headline>", "Filed under <a menu section>"), and a repeated line left alone in a list
+///   of the page, or which contains the page's headline with little else (`Home > World >
+///   <headline>`, `Filed under <a menu section>`), and a repeated line left alone in a list
 ///   whose other items are template (a breadcrumb's last item);
 /// * the page's own headline — its `<title>` (or a part of it between separators) in a
 ///   heading, else the first such line outside links and lists, else the first `<h1>` line —
