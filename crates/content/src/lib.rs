@@ -54,31 +54,30 @@
 //! for the metadata (about a tenth of its time, `chaff-lab bench output`) and decide twice.
 //!
 //! A unit's date share, not kept (2026-12-05; the code and its refitted models are on the
-//! branch `exp/unit-date-share`): one more input per unit, the share of its words that write
-//! a date, a time or "posted"/"updated"/"published"/"modified". It was meant for datelines:
+//! branch `exp/unit-date-share`): one more input per unit, the share of its words that write a
+//! date, a time or "posted"/"updated"/"published"/"modified". It was meant for datelines:
 //! Dragnet's gold leaves them out (of the training split's text nodes of at most 20 words
-//! holding a date and such a label, it keeps 56 and drops 309), and the model kept a
-//! synthetic site's long ones ("Posted on Friday, 3rd February 2012 | Last updated
-//! 2012-02-04 02:34", template score 0.3) while it dropped the short ones (0.8), against the
-//! suffix method's evidence. On the first domain-disjoint fold it looked like a gain (both
-//! fold models trained the same day): WCXB F1 0.826 -> 0.833, the fold's held-out Dragnet
-//! training sites page by page 0.949 -> 0.963 (precision 0.921 -> 0.948), with site
-//! evidence 0.963 -> 0.964. Over all five folds WCXB F1 was 0.832, as main's recipe's fold
-//! models score it (the README's figure; per type within 0.014:
-//! forums 0.493 -> 0.507, collections 0.639 -> 0.646, listings 0.648 -> 0.643; snippets 0.751
-//! -> 0.750 found, 0.051 both kept), and the held-out Dragnet training sites of all five
-//! folds (`site_cv.py`, 414 pages of 59 sites, both recipes' fold models trained the same
-//! day) gave page by page 0.931 -> 0.933, with site evidence 0.944 -> 0.942, sites within
-//! 0.01 of page-level 53 -> 54 of 59: fold 1's gains were a refit's spread (below). The model
-//! fitted on every page then kept more of the synthetic sites' template where the suffix
-//! method's evidence is the only one: 98.67% removed against 99.26% (the acceptance test asks
-//! 99%; closed world 98.75% against 99.31%; date lines 66.1% removed against 78.9%), while
-//! its fold-1 model removed 99.35% against 99.17% for the fold-1 model without the input. The
-//! test sets, scored once with the refitted chain before the five-fold figures came in and not
-//! used for the choice: AEB 0.942 -> 0.940, the
-//! Dragnet test split 0.927 -> 0.936, CleanEval 0.903 -> 0.902, CleanPortalEval 0.910 ->
-//! 0.907; Dragnet's sites of 5 pages or more with site evidence 0.953 -> 0.954 (page by page
-//! 0.942 -> 0.949, sites within 0.01 of page-level 87 -> 81 of 94).
+//! holding a date and such a label, it keeps 56 and drops 309), and the model kept a synthetic
+//! site's long ones ("Posted on Friday, 3rd February 2012 | Last updated 2012-02-04 02:34",
+//! template score 0.3) while it dropped the short ones (0.8), against the suffix method's
+//! evidence. On the first domain-disjoint fold it looked like a gain (both fold models trained
+//! the same day): WCXB F1 0.826 -> 0.833, the fold's held-out Dragnet training sites page by
+//! page 0.949 -> 0.963 (precision 0.921 -> 0.948), with site evidence 0.963 -> 0.964. Over all
+//! five folds WCXB F1 was 0.832, as main's recipe's fold models score it (the README's figure;
+//! per type within 0.014: forums 0.493 -> 0.507, collections 0.639 -> 0.646, listings 0.648 ->
+//! 0.643; snippets 0.751 -> 0.750 found, 0.051 both kept), and the held-out Dragnet training
+//! sites of all five folds (`site_cv.py`, 414 pages of 59 sites, both recipes' fold models
+//! trained the same day) gave page by page 0.931 -> 0.933, with site evidence 0.944 -> 0.942,
+//! sites within 0.01 of page-level 53 -> 54 of 59: fold 1's gains were a refit's spread
+//! (below). The model fitted on every page then kept more of the synthetic sites' template
+//! where the suffix method's evidence is the only one: 98.67% removed against 99.26% (the
+//! acceptance test asks 99%; closed world 98.75% against 99.31%; date lines 66.1% removed
+//! against 78.9%), while its fold-1 model removed 99.35% against 99.17% for the fold-1 model
+//! without the input. The test sets, scored once with the refitted chain before the five-fold
+//! figures came in and not used for the choice: AEB 0.942 -> 0.940, the Dragnet test split
+//! 0.927 -> 0.936, CleanEval 0.903 -> 0.902, CleanPortalEval 0.910 -> 0.907; Dragnet's sites of
+//! 5 pages or more with site evidence 0.953 -> 0.954 (page by page 0.942 -> 0.949, sites within
+//! 0.01 of page-level 87 -> 81 of 94).
 //!
 //! # Site evidence
 //!
