@@ -751,7 +751,7 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
             .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
     });
     let text_of = |h: NodeId| {
-        doc.subtree_text(h)
+        shown_text(doc, h)
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
@@ -767,6 +767,32 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
         .map(|t| (t, inside.is_some()));
     let first = first.filter(|t| (1..=40).contains(&t.split_whitespace().count()));
     (shown, first)
+}
+
+/// The text a reader sees of an element: its text nodes but those inside an element that
+/// shows no text ([`chaff_dom::text::is_non_rendered`]: a `<style>`, an `<svg>`'s title), a
+/// `<button>`, or an element its attributes hide. A page's script may put its style sheet
+/// inside the `<h1>`, and a documentation page its "Copy item path" button: neither is the
+/// headline.
+fn shown_text(doc: &Document, root: NodeId) -> String {
+    let mut out = String::new();
+    let mut skip_to = root;
+    for id in doc.subtree(root) {
+        if id < skip_to {
+            continue;
+        }
+        if doc.is_text(id) {
+            out.push_str(doc.text(id));
+        } else if id != root
+            && doc.is_element(id)
+            && (chaff_dom::text::is_non_rendered(doc.tag(id))
+                || doc.is_tag(id, "button")
+                || chaff_dom::text::is_hidden(doc, id))
+        {
+            skip_to = doc.subtree_end(id);
+        }
+    }
+    out
 }
 
 /// The author of a forum thread's first post: the first name after the headline that a
@@ -816,9 +842,15 @@ fn after_first_h1(doc: &Document) -> usize {
         .map_or(0, |h1| doc.subtree_end(h1).index())
 }
 
-/// The date a short text (at most `max_words` words, a digit among them) reads as.
+/// The date a short text (at most `max_words` words, a digit among them) reads as. A
+/// word holds a letter or a digit: the bars between a byline's parts ("Aaron Ricadela |
+/// Senior Writer | July 2, 2025") are not words.
 fn short_date(t: &str, max_words: usize) -> Option<String> {
-    let dated = t.bytes().any(|b| b.is_ascii_digit()) && t.split_whitespace().count() <= max_words;
+    let words = t
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count();
+    let dated = t.bytes().any(|b| b.is_ascii_digit()) && words <= max_words;
     if !dated {
         return None;
     }

@@ -641,6 +641,39 @@ fn a_label_before_a_date_in_digits() {
     // Still no guess where day and month could be either, and no date from a count.
     assert_eq!(near("Updated: 3/4/2025"), None);
     assert_eq!(near("Read in 5 minutes"), None);
+    // The bars between a byline's parts are not words: seven words and a date...
+    assert_eq!(
+        near("Aaron Ricadela | Senior Writer | July 2, 2025").as_deref(),
+        Some("2025-07-02")
+    );
+    // ...while nine words of a sentence are more than a dateline holds.
+    assert_eq!(near("The fleet sailed at dawn on July 2, 2025"), None);
+}
+
+#[test]
+fn the_headline_is_what_a_reader_sees_of_the_h1() {
+    let title = |h1: &str| {
+        meta(
+            &format!("<html><body><main><h1>{h1}</h1><p>Text.</p></main></body></html>"),
+            None,
+        )
+        .title
+    };
+    // A documentation page's button, a style sheet a script put in the heading, an icon's
+    // title and a hidden span are no part of it.
+    assert_eq!(
+        title("Crate tokio<button>Copy item path</button>").as_deref(),
+        Some("Crate tokio")
+    );
+    assert_eq!(
+        title("<style>.c{font-weight:700}</style>The Cream <span>Face Moisturizer</span>")
+            .as_deref(),
+        Some("The Cream Face Moisturizer")
+    );
+    assert_eq!(
+        title("<svg><title>Logo</title></svg>Tide tables <span hidden>(print)</span>").as_deref(),
+        Some("Tide tables")
+    );
 }
 
 #[test]
