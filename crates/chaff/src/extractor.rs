@@ -475,7 +475,8 @@ impl Extractor {
         }
         verdicts.extend(page_verdicts);
         let votes: Vec<Vote<'_>> = verdicts.iter().map(MethodVerdict::vote).collect();
-        let fused = inner.fuser.fuse(&input, &votes);
+        let mut fused = inner.fuser.fuse(&input, &votes);
+        drop_permalink_marks(input.doc, &mut fused.labels);
         check("fuse")?;
         let profile_site = profile.map(|p| p.site.clone());
         Ok(Extraction::new(
@@ -487,6 +488,19 @@ impl Extractor {
             inner.style,
             (inner.page_types.clone(), inner.titles.clone()),
         ))
+    }
+}
+
+/// A heading's permalink mark (the "¶" after every heading of a Sphinx page,
+/// [`chaff_dom::text::heading_permalink_marks`]) is left out of the main text in every
+/// format, whatever the methods said of it: a control of the page, not part of the heading.
+fn drop_permalink_marks(doc: &chaff_dom::Document, labels: &mut chaff_core::Labels) {
+    for mark in chaff_dom::text::heading_permalink_marks(doc) {
+        labels.set_subtree(doc, mark, 1.0, chaff_core::Role::Template);
+        // A removed node keeps no cuts (the labels' invariant).
+        for d in doc.subtree(mark) {
+            labels.set_partial(d, Vec::new());
+        }
     }
 }
 

@@ -51,3 +51,31 @@ fn markdown_has_no_front_matter_unless_asked_for() {
             .starts_with("---\ntitle: \"Council closes the old bridge\"\n")
     );
 }
+
+/// A documentation page's permalink marks (Sphinx's "¶" after each heading) are in no
+/// format's text and not in the title, whatever the content model thought of them.
+#[test]
+fn a_heading_s_permalink_mark_is_left_out() {
+    let page = r##"<html><head><title>Quickstart - Flask Documentation</title></head><body>
+<div class="body" role="main"><section id="quickstart"><h1>Quickstart<a class="headerlink"
+href="#quickstart" title="Link to this heading">¶</a></h1><p>Eager to get started? This page
+gives a good introduction to the framework and assumes you already have it installed on
+your machine, with a project set up as the installation chapter shows.</p>
+<section id="a-minimal-application"><h2>A Minimal Application<a class="headerlink"
+href="#a-minimal-application" title="Link to this heading">¶</a></h2><p>A minimal
+application looks something like this, and the lines below explain what each part does
+when the server starts and the first request comes in.</p></section></section></div>
+</body></html>"##;
+    let ex = Extractor::builder().build().unwrap();
+    let page = ex.extract(page.as_bytes(), None).unwrap();
+    for format in [Format::Text, Format::Markdown, Format::Html, Format::Xml] {
+        let out = page.render(format);
+        assert!(out.contains("A Minimal Application"), "{format:?}: {out}");
+        assert!(!out.contains('¶'), "{format:?}: {out}");
+    }
+    assert!(
+        page.render(Format::Markdown)
+            .contains("## A Minimal Application\n")
+    );
+    assert_eq!(page.metadata().title.as_deref(), Some("Quickstart"));
+}

@@ -265,6 +265,41 @@ fn preserves_whitespace(tag: &str) -> bool {
     matches!(tag, "pre" | "listing" | "plaintext" | "xmp" | "textarea")
 }
 
+/// Whether an element is a permalink mark: a link to a place on its own page (`href`
+/// starting with `#`) whose whole text is one or two signs, no letter or digit among them
+/// (Sphinx's "¶" after every heading, "#", "§", an icon font's glyph). It is a control of
+/// the page, like a button, not something the page says.
+pub fn is_permalink_mark(doc: &Document, id: NodeId) -> bool {
+    if !doc.is_tag(id, "a") || !doc.attr(id, "href").is_some_and(|h| h.starts_with('#')) {
+        return false;
+    }
+    let mut signs = 0;
+    for d in doc.subtree(id).filter(|&d| doc.is_text(d)) {
+        for c in doc.text(d).chars().filter(|c| !c.is_whitespace()) {
+            signs += 1;
+            if c.is_alphanumeric() || signs > 2 {
+                return false;
+            }
+        }
+    }
+    signs > 0
+}
+
+/// The permalink marks ([`is_permalink_mark`]) inside the page's headings, `h1` to `h6`, in
+/// document order: one pass over the elements.
+pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
+    let mut marks = Vec::new();
+    let mut past = 0;
+    for id in doc.ids() {
+        if id.index() < past || !doc.is_element(id) || !crate::is_heading(doc.tag_atom(id)) {
+            continue;
+        }
+        past = doc.subtree_end(id).index();
+        marks.extend(doc.subtree(id).filter(|&a| is_permalink_mark(doc, a)));
+    }
+    marks
+}
+
 /// Whether an element is hidden by its attributes (without CSS from style sheets).
 pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
     // Names compare as interned atoms (integers): every walk asks this of every element.
@@ -578,6 +613,47 @@ impl ViewBuilder {
 
 #[cfg(test)]
 mod tests {
+    use crate::NodeId;
+
+    /// The first `<a>` of a page, and whether it is a permalink mark.
+    fn mark(html: &str) -> bool {
+        let doc = crate::parse(html.as_bytes()).unwrap();
+        let a = doc.ids().find(|&id| doc.is_tag(id, "a")).unwrap();
+        super::is_permalink_mark(&doc, a)
+    }
+
+    #[test]
+    fn a_permalink_mark_is_a_sign_or_two_linking_into_its_page() {
+        assert!(mark(
+            r##"<h1>Quickstart<a class="headerlink" href="#quickstart">¶</a></h1>"##
+        ));
+        assert!(mark(r##"<h2><a href="#x"> # </a>Setup</h2>"##));
+        assert!(mark("<h2>Setup<a href=\"#x\">\u{f0c1}</a></h2>"));
+        assert!(mark(r##"<h2>Setup<a href="#x"><span>§</span> </a></h2>"##));
+        // Another page, a word, a number, three signs, nothing at all.
+        assert!(!mark(r##"<h2>Setup<a href="/x">¶</a></h2>"##));
+        assert!(!mark(r##"<h2><a href="#top">Top</a></h2>"##));
+        assert!(!mark(r##"<h2><a href="#s3">§3</a></h2>"##));
+        assert!(!mark(r##"<h2><a href="#x">¶¶¶</a></h2>"##));
+        assert!(!mark(r##"<h2><a href="#x"><img src=i.png></a>Setup</h2>"##));
+    }
+
+    #[test]
+    fn only_the_marks_inside_headings_are_listed() {
+        let doc = crate::parse(
+            r##"<h1>One<a href="#one">¶</a></h1><p>Text <a href="#n1">*</a></p>
+                <h3><span>Two<a href="#two">#</a></span></h3><h4><a href="#f">Four</a></h4>"##
+                .as_bytes(),
+        )
+        .unwrap();
+        let marks = super::heading_permalink_marks(&doc);
+        let hrefs: Vec<&str> = marks
+            .iter()
+            .map(|&id: &NodeId| doc.attr(id, "href").unwrap())
+            .collect();
+        assert_eq!(hrefs, ["#one", "#two"]);
+    }
+
     /// Whether [`squeezed_contains`] finds each word read where the string with its
     /// whitespace dropped and its ASCII letters lower-cased contains it.
     fn agrees_with_the_squeezed_string(

@@ -771,9 +771,9 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
 
 /// The text a reader sees of an element: its text nodes but those inside an element that
 /// shows no text ([`chaff_dom::text::is_non_rendered`]: a `<style>`, an `<svg>`'s title), a
-/// `<button>`, or an element its attributes hide. A page's script may put its style sheet
-/// inside the `<h1>`, and a documentation page its "Copy item path" button: neither is the
-/// headline.
+/// `<button>`, a permalink mark ([`chaff_dom::text::is_permalink_mark`]), or an element its
+/// attributes hide. A page's script may put its style sheet inside the `<h1>`, and a
+/// documentation page its "Copy item path" button or its "¶": none is the headline.
 fn shown_text(doc: &Document, root: NodeId) -> String {
     let mut out = String::new();
     let mut skip_to = root;
@@ -787,6 +787,7 @@ fn shown_text(doc: &Document, root: NodeId) -> String {
             && doc.is_element(id)
             && (chaff_dom::text::is_non_rendered(doc.tag(id))
                 || doc.is_tag(id, "button")
+                || chaff_dom::text::is_permalink_mark(doc, id)
                 || chaff_dom::text::is_hidden(doc, id))
         {
             skip_to = doc.subtree_end(id);
