@@ -285,8 +285,10 @@ pub fn is_permalink_mark(doc: &Document, id: NodeId) -> bool {
     signs > 0
 }
 
-/// The permalink marks ([`is_permalink_mark`]) inside the page's headings, `h1` to `h6`, in
-/// document order: one pass over the elements.
+/// The permalink marks ([`is_permalink_mark`]) inside the page's headings, `h1` to `h6`,
+/// beside words of the heading's own, in document order: one pass over the elements. A
+/// heading whose only text is such a link (a reader's comment titled ":(") keeps it: that
+/// is what the heading says.
 pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
     let mut marks = Vec::new();
     let mut past = 0;
@@ -295,7 +297,13 @@ pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
             continue;
         }
         past = doc.subtree_end(id).index();
-        marks.extend(doc.subtree(id).filter(|&a| is_permalink_mark(doc, a)));
+        let worded = doc
+            .subtree(id)
+            .filter(|&t| doc.is_text(t))
+            .any(|t| doc.text(t).chars().any(char::is_alphanumeric));
+        if worded {
+            marks.extend(doc.subtree(id).filter(|&a| is_permalink_mark(doc, a)));
+        }
     }
     marks
 }
@@ -639,10 +647,11 @@ mod tests {
     }
 
     #[test]
-    fn only_the_marks_inside_headings_are_listed() {
+    fn only_marks_beside_a_heading_s_words_are_listed() {
         let doc = crate::parse(
             r##"<h1>One<a href="#one">¶</a></h1><p>Text <a href="#n1">*</a></p>
-                <h3><span>Two<a href="#two">#</a></span></h3><h4><a href="#f">Four</a></h4>"##
+                <h3><span>Two<a href="#two">#</a></span></h3><h4><a href="#f">Four</a></h4>
+                <h4><a href="#c7">:(</a></h4>"##
                 .as_bytes(),
         )
         .unwrap();
