@@ -286,7 +286,8 @@ pub fn is_permalink_mark(doc: &Document, id: NodeId) -> bool {
 }
 
 /// The permalink marks ([`is_permalink_mark`]) inside the page's headings, `h1` to `h6`,
-/// beside words of the heading's own, in document order: one pass over the elements. A
+/// beside words of the heading's own, in document order: one pass over the elements, and
+/// two over each heading's subtree (its words, then its marks). A
 /// heading whose only text is such a link (a reader's comment titled ":(") keeps it: that
 /// is what the heading says.
 pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
