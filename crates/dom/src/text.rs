@@ -265,12 +265,20 @@ fn preserves_whitespace(tag: &str) -> bool {
     matches!(tag, "pre" | "listing" | "plaintext" | "xmp" | "textarea")
 }
 
+/// The most nodes a permalink mark has, itself included ([`is_permalink_mark`]): a sign
+/// in a link, or in an element or two inside it (`<a><span><i>¶</i></span></a>` is four).
+pub const PERMALINK_MARK_NODES: usize = 8;
+
 /// Whether an element is a permalink mark: a link to a place on its own page (`href`
 /// starting with `#`) whose whole text is one or two signs, no letter or digit among them
 /// (Sphinx's "¶" after every heading, "#", "§", an icon font's glyph). It is a control of
-/// the page, like a button, not something the page says.
+/// the page, like a button, not something the page says. A link of more than
+/// [`PERMALINK_MARK_NODES`] nodes is none, which also bounds the time of the question.
 pub fn is_permalink_mark(doc: &Document, id: NodeId) -> bool {
-    if !doc.is_tag(id, "a") || !doc.attr(id, "href").is_some_and(|h| h.starts_with('#')) {
+    if !doc.is_tag(id, "a")
+        || doc.subtree_end(id).index() - id.index() > PERMALINK_MARK_NODES
+        || !doc.attr(id, "href").is_some_and(|h| h.starts_with('#'))
+    {
         return false;
     }
     let mut signs = 0;
@@ -645,6 +653,16 @@ mod tests {
         assert!(!mark(r##"<h2><a href="#s3">§3</a></h2>"##));
         assert!(!mark(r##"<h2><a href="#x">¶¶¶</a></h2>"##));
         assert!(!mark(r##"<h2><a href="#x"><img src=i.png></a>Setup</h2>"##));
+        // Eight nodes may hold a mark; nine may not, whatever they hold.
+        let wrapped = |n: usize| {
+            format!(
+                r##"<h2>Setup<a href="#x">{}¶{}</a></h2>"##,
+                "<b>".repeat(n),
+                "</b>".repeat(n)
+            )
+        };
+        assert!(mark(&wrapped(6)));
+        assert!(!mark(&wrapped(7)));
     }
 
     #[test]
