@@ -295,9 +295,9 @@ pub fn is_permalink_mark(doc: &Document, id: NodeId) -> bool {
 
 /// The permalink marks ([`is_permalink_mark`]) inside the page's headings, `h1` to `h6`,
 /// beside words of the heading's own, in document order: one pass over the elements, and
-/// two over each heading's subtree (its words, then its marks). A
-/// heading whose only text is such a link (a reader's comment titled ":(") keeps it: that
-/// is what the heading says.
+/// over each heading's subtree once for its marks and, where it has any, once more for its
+/// words. A heading whose only text is such a link (a reader's comment titled ":(") keeps
+/// it: that is what the heading says.
 pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
     let mut marks = Vec::new();
     let mut past = 0;
@@ -306,12 +306,15 @@ pub fn heading_permalink_marks(doc: &Document) -> Vec<NodeId> {
             continue;
         }
         past = doc.subtree_end(id).index();
-        let worded = doc
-            .subtree(id)
-            .filter(|&t| doc.is_text(t))
-            .any(|t| doc.text(t).chars().any(char::is_alphanumeric));
-        if worded {
-            marks.extend(doc.subtree(id).filter(|&a| is_permalink_mark(doc, a)));
+        let found = marks.len();
+        marks.extend(doc.subtree(id).filter(|&a| is_permalink_mark(doc, a)));
+        let worded = || {
+            doc.subtree(id)
+                .filter(|&t| doc.is_text(t))
+                .any(|t| doc.text(t).chars().any(char::is_alphanumeric))
+        };
+        if marks.len() > found && !worded() {
+            marks.truncate(found);
         }
     }
     marks
