@@ -769,31 +769,21 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
     (shown, first)
 }
 
-/// The text a reader sees of an element: its text nodes but those inside an element that
-/// shows no text ([`chaff_dom::text::is_non_rendered`]: a `<style>`, an `<svg>`'s title), a
-/// `<button>`, a permalink mark ([`chaff_dom::text::is_permalink_mark`]), or an element its
-/// attributes hide. A page's script may put its style sheet inside the `<h1>`, and a
-/// documentation page its "Copy item path" button or its "¶": none is the headline.
+/// The text a reader sees of an element, as the visible-text view reads it
+/// ([`chaff_dom::TextView`]: no `<style>`, no `<svg>` title, nothing its attributes hide, a
+/// line between blocks), less its `<button>`s and permalink marks
+/// ([`chaff_dom::text::is_permalink_mark`]). A page's script may put its style sheet inside
+/// the `<h1>`, and a documentation page its "Copy item path" button or its "¶": none is the
+/// headline.
 fn shown_text(doc: &Document, root: NodeId) -> String {
-    let mut out = String::new();
-    let mut skip_to = root;
-    for id in doc.subtree(root) {
-        if id < skip_to {
-            continue;
-        }
-        if doc.is_text(id) {
-            out.push_str(doc.text(id));
-        } else if id != root
-            && doc.is_element(id)
-            && (chaff_dom::text::is_non_rendered(doc.tag(id))
-                || doc.is_tag(id, "button")
-                || chaff_dom::text::is_permalink_mark(doc, id)
-                || chaff_dom::text::is_hidden(doc, id))
-        {
-            skip_to = doc.subtree_end(id);
-        }
-    }
-    out
+    let mut keep = |id: NodeId| {
+        id == root
+            || !doc.is_element(id)
+            || !(doc.is_tag(id, "button") || chaff_dom::text::is_permalink_mark(doc, id))
+    };
+    chaff_dom::TextView::filtered(doc, root, &mut keep)
+        .text()
+        .to_owned()
 }
 
 /// The author of a forum thread's first post: the first name after the headline that a

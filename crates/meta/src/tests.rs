@@ -674,6 +674,20 @@ fn the_headline_is_what_a_reader_sees_of_the_h1() {
         title("<svg><title>Logo</title></svg>Tide tables <span hidden>(print)</span>").as_deref(),
         Some("Tide tables")
     );
+    // A line break or a block inside the heading parts words as the page shows them; a
+    // span does not.
+    assert_eq!(
+        title("Data Analytics<br>Agency").as_deref(),
+        Some("Data Analytics Agency")
+    );
+    assert_eq!(
+        title("Cosmetic Packaging<div>Design</div>").as_deref(),
+        Some("Cosmetic Packaging Design")
+    );
+    assert_eq!(
+        title("Tide<span>tables</span> today").as_deref(),
+        Some("Tidetables today")
+    );
 }
 
 #[test]
