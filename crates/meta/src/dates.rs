@@ -102,6 +102,29 @@ pub fn normalize_date(s: &str) -> Option<String> {
     numeric(s).or_else(|| in_words(s))
 }
 
+/// Whether `shown`, a day as the page shows it, is the day before or after the day of
+/// `stated`, a date-time the markup gives with its time of day (both as [`normalize_date`]
+/// writes them): the same moment, read in another zone. A page's markup often states the
+/// moment in UTC (`2025-12-19T02:41:41+00:00`) while the page shows its own zone's day
+/// ("December 18, 2025").
+pub fn a_zone_apart(stated: &str, shown: &str) -> bool {
+    let has_time = stated.len() > 10 && stated[10..].contains(':');
+    match (day_number(stated), day_number(shown)) {
+        (Some(a), Some(b)) if has_time => a.abs_diff(b) == 1,
+        _ => false,
+    }
+}
+
+/// Days since 1 March of year 0 of an ISO date's first ten bytes (the proleptic Gregorian
+/// calendar): consecutive days have consecutive numbers across months and years.
+fn day_number(s: &str) -> Option<u32> {
+    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<u32>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    ymd(y, m, d)?;
+    let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    Some(365 * y + y / 4 - y / 100 + y / 400 + (153 * m + 2) / 5 + d - 1)
+}
+
 fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
     let days = match m {
         2 => 29,
@@ -412,6 +435,60 @@ mod url_tests {
             if !has_year {
                 prop_assert_eq!(url_date(&url), None);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::{a_zone_apart, day_number};
+
+    #[test]
+    fn a_day_apart_across_months_years_and_leap_days() {
+        assert!(a_zone_apart("2025-12-19T02:41:41+00:00", "2025-12-18"));
+        assert!(a_zone_apart("2025-12-18T23:25:38Z", "2025-12-19"));
+        assert!(a_zone_apart("2026-01-01T01:00:00Z", "2025-12-31"));
+        assert!(a_zone_apart("2024-03-01T01:00:00Z", "2024-02-29"));
+        assert!(a_zone_apart("2025-03-01T01:00:00Z", "2025-02-28"));
+        assert!(a_zone_apart("2100-03-01T01:00:00Z", "2100-02-28"));
+        assert!(a_zone_apart("2000-03-01T01:00:00Z", "2000-02-29"));
+        assert!(a_zone_apart("2026-02-15 03:05:48", "2026-02-14"));
+        // The same day, two days apart, a stated day without its time, no date at all.
+        assert!(!a_zone_apart("2025-12-18T02:41:41+00:00", "2025-12-18"));
+        assert!(!a_zone_apart("2025-12-20T02:41:41+00:00", "2025-12-18"));
+        assert!(!a_zone_apart("2025-12-19", "2025-12-18"));
+        assert!(!a_zone_apart("2025-12-19T02:41", "December"));
+        assert!(!a_zone_apart("", ""));
+    }
+
+    /// Days in month `m` of year `y` in the Gregorian calendar.
+    fn month_len(y: u32, m: u32) -> u32 {
+        let leap = (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
+        let february = if leap { 29 } else { 28 };
+        [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m as usize - 1]
+    }
+
+    /// The day after `(y, m, d)`, counted the long way.
+    fn next_day(y: u32, m: u32, d: u32) -> (u32, u32, u32) {
+        if d < month_len(y, m) {
+            (y, m, d + 1)
+        } else if m < 12 {
+            (y, m + 1, 1)
+        } else {
+            (y + 1, 1, 1)
+        }
+    }
+
+    /// Every day from 1000 to 2999, walked one at a time: the next has the next number
+    /// (century years, leap or not, included).
+    #[test]
+    fn consecutive_days_have_consecutive_numbers() {
+        let (mut y, mut m, mut d) = (1000, 1, 1);
+        let mut number = day_number("1000-01-01").expect("a day");
+        while y < 3000 {
+            assert_eq!(day_number(&format!("{y:04}-{m:02}-{d:02}")), Some(number));
+            (y, m, d) = next_day(y, m, d);
+            number += 1;
         }
     }
 }

@@ -1266,3 +1266,38 @@ fn a_stated_date_that_does_not_read_leaves_the_text_to_date_the_page() {
     );
     assert_eq!(m.published.as_deref(), Some("2026-03-01"));
 }
+
+/// A moment the markup states in UTC can fall on the day after the one the page shows (a post
+/// written in the evening, west of Greenwich): the page's own day is the date.
+#[test]
+fn the_day_the_page_shows_wins_over_the_same_moment_in_another_zone() {
+    let published = |stated: &str, shown: &str| {
+        meta(
+            &format!(
+                r#"<html><head><meta property="article:published_time" content="{stated}">
+                </head><body><h1>The December comfort watches</h1><p>{shown}</p>
+                <p>Text of the post.</p></body></html>"#
+            ),
+            None,
+        )
+        .published
+    };
+    assert_eq!(
+        published("2025-12-19T02:41:41+00:00", "December 18, 2025").as_deref(),
+        Some("2025-12-18")
+    );
+    // The same day shown, or a day two apart, or a stated day without its time: the
+    // markup's value as it stands.
+    assert_eq!(
+        published("2025-12-18T22:41:41+00:00", "December 18, 2025").as_deref(),
+        Some("2025-12-18T22:41:41+00:00")
+    );
+    assert_eq!(
+        published("2025-12-20T02:41:41+00:00", "December 18, 2025").as_deref(),
+        Some("2025-12-20T02:41:41+00:00")
+    );
+    assert_eq!(
+        published("2025-12-19", "December 18, 2025").as_deref(),
+        Some("2025-12-19")
+    );
+}
