@@ -241,7 +241,23 @@ fn clean(s: &str) -> String {
         }
         s = decode_references(&s);
     }
-    s
+    reread_as_utf8(&s).unwrap_or(s)
+}
+
+/// `s` read again as UTF-8 when it is UTF-8 some program read as Latin-1 before the page was
+/// written: every character is below U+0100, one at least is a C1 control (U+0080 to U+009F,
+/// which no text means to hold), and the characters taken as bytes are UTF-8. Python's
+/// documentation states its `og:title` as "itertools â\u{80}\u{94} Functions…" (for "—"), and
+/// a shop "JOHNSONâ\u{80}\u{99}SÂ®" (for "JOHNSON’S®"). On wcxb-dev it mended values of 7
+/// pages: an author ("Dariusz JaroÅ\u{84}", "Dariusz Jaroń"), five descriptions and two
+/// titles. A value with a character beyond U+00FF (`€`, as Windows-1252 reads the same
+/// bytes) is left as it is.
+fn reread_as_utf8(s: &str) -> Option<String> {
+    if !s.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = s.chars().map(|c| u8::try_from(c).ok()).collect();
+    String::from_utf8(bytes?).ok()
 }
 
 /// The text an HTML parser makes of `s` (markup characters kept as they are).

@@ -1301,3 +1301,38 @@ fn the_day_the_page_shows_wins_over_the_same_moment_in_another_zone() {
         Some("2025-12-19")
     );
 }
+
+/// UTF-8 that a program read as Latin-1 before the page was written is read again; text
+/// that only looks alike is left as it is.
+#[test]
+fn utf8_read_as_latin1_is_read_again() {
+    let description = |value: &str| {
+        meta(
+            &format!(
+                r#"<html><head><meta property="og:description" content="{value}"></head>
+                <body><p>Text.</p></body></html>"#
+            ),
+            None,
+        )
+        .description
+    };
+    assert_eq!(
+        description("itertools \u{e2}\u{80}\u{94} Functions").as_deref(),
+        Some("itertools \u{2014} Functions")
+    );
+    assert_eq!(
+        description("JOHNSON\u{e2}\u{80}\u{99}S\u{c2}\u{ae}").as_deref(),
+        Some("JOHNSON\u{2019}S\u{ae}")
+    );
+    // No C1 control: Latin-1 text as meant; Windows-1252's reading of the same bytes (a
+    // character beyond U+00FF); C1 controls whose bytes are not UTF-8.
+    assert_eq!(
+        description("Caf\u{e9} cr\u{e8}me").as_deref(),
+        Some("Caf\u{e9} cr\u{e8}me")
+    );
+    assert_eq!(
+        description("it\u{e2}\u{20ac}\u{2122}s").as_deref(),
+        Some("it\u{e2}\u{20ac}\u{2122}s")
+    );
+    assert_eq!(description("a\u{81}b").as_deref(), Some("a\u{81}b"));
+}
