@@ -1324,11 +1324,17 @@ fn utf8_read_as_latin1_is_read_again() {
         description("JOHNSON\u{e2}\u{80}\u{99}S\u{c2}\u{ae}").as_deref(),
         Some("JOHNSON\u{2019}S\u{ae}")
     );
-    // No C1 control: Latin-1 text as meant; Windows-1252's reading of the same bytes (a
-    // character beyond U+00FF); C1 controls whose bytes are not UTF-8.
+    // No C1 control: Latin-1 text as meant, and text whose bytes would be UTF-8 but that
+    // no C1 control proves misread ("naÃ¯ve" could be meant: left, as a guess would be);
+    // Windows-1252's reading of the same bytes (a character beyond U+00FF); C1 controls
+    // whose bytes are not UTF-8.
     assert_eq!(
         description("Caf\u{e9} cr\u{e8}me").as_deref(),
         Some("Caf\u{e9} cr\u{e8}me")
+    );
+    assert_eq!(
+        description("na\u{c3}\u{af}ve").as_deref(),
+        Some("na\u{c3}\u{af}ve")
     );
     assert_eq!(
         description("it\u{e2}\u{20ac}\u{2122}s").as_deref(),
