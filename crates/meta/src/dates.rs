@@ -107,12 +107,17 @@ pub fn normalize_date(s: &str) -> Option<String> {
 /// writes them): the same moment, read in another zone. A page's markup often states the
 /// moment in UTC (`2025-12-19T02:41:41+00:00`) while the page shows its own zone's day
 /// ("December 18, 2025").
-pub fn a_zone_apart(stated: &str, shown: &str) -> bool {
-    let has_time = stated.len() > 10 && stated[10..].contains(':');
+pub(crate) fn a_zone_apart(stated: &str, shown: &str) -> bool {
     match (day_number(stated), day_number(shown)) {
-        (Some(a), Some(b)) if has_time => a.abs_diff(b) == 1,
+        (Some(a), Some(b)) if states_a_time(stated) => a.abs_diff(b) == 1,
         _ => false,
     }
+}
+
+/// Whether a date as [`normalize_date`] writes it goes on with a time of day after its
+/// `YYYY-MM-DD` (`2025-12-19T02:41:41+00:00`, `2026-02-15 03:05:48`).
+pub(crate) fn states_a_time(date: &str) -> bool {
+    date.get(10..).is_some_and(|rest| rest.contains(':'))
 }
 
 /// Days since 1 March of year 0 of an ISO date's first ten bytes (the proleptic Gregorian
@@ -459,6 +464,11 @@ mod zone_tests {
         assert!(!a_zone_apart("2025-12-19", "2025-12-18"));
         assert!(!a_zone_apart("2025-12-19T02:41", "December"));
         assert!(!a_zone_apart("", ""));
+        // Not a date, whatever its bytes (the tenth inside a character).
+        assert!(!a_zone_apart(
+            "\u{20ac}\u{20ac}\u{20ac}\u{20ac}:",
+            "2025-12-18"
+        ));
     }
 
     /// Days in month `m` of year `y` in the Gregorian calendar.

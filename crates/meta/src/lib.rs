@@ -14,7 +14,7 @@
 //! disagrees with the URL by a day (a post written late in the evening, stated in UTC)
 //! markup still wins. A thread's date is its first post's ([`first_post_date`]).
 //! Where markup states a moment with its time of day and the page shows, near its headline,
-//! the day before or after ([`a_zone_apart`]), the shown day is the date: the markup wrote
+//! the day before or after (`dates::a_zone_apart`), the shown day is the date: the markup wrote
 //! the moment in another zone, often UTC (`2025-12-19T02:41:41+00:00` under "December 18,
 //! 2025"). On wcxb-dev (fold models of the page type and title unchanged) that changed 7
 //! dates, 5 to the gold's day and 2 away from it (pages that show "Published: 03 Dec 2025"
@@ -41,7 +41,7 @@ use std::collections::BTreeMap;
 use chaff_dom::Document;
 use serde::Serialize;
 
-pub use dates::{a_zone_apart, normalize_date};
+pub use dates::normalize_date;
 pub use markup::{first_post_date, first_poster};
 pub use title::{TitleCandidate, TitleModel, TitleModelError};
 
@@ -392,6 +392,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         }
     }
     if let Some(stated) = &m.published
+        && dates::states_a_time(stated)
         && let Some(shown) = markup::date_near_headline(doc, &h1s)
         && dates::a_zone_apart(stated, &shown)
     {

@@ -777,8 +777,7 @@ pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)
 /// headline.
 fn shown_text(doc: &Document, root: NodeId) -> String {
     let mut keep = |id: NodeId| {
-        id == root
-            || !doc.is_element(id)
+        !doc.is_element(id)
             || !(doc.is_tag(id, "button") || chaff_dom::text::is_permalink_mark(doc, id))
     };
     chaff_dom::TextView::filtered(doc, root, &mut keep)
