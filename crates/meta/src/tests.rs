@@ -1342,3 +1342,28 @@ fn utf8_read_as_latin1_is_read_again() {
     );
     assert_eq!(description("a\u{81}b").as_deref(), Some("a\u{81}b"));
 }
+
+/// A `<title>` and a headline written as UTF-8 read as Latin-1 give a mended title; the
+/// `<title>` itself stays as written in `page_title`.
+#[test]
+fn a_misread_title_is_mended_for_the_title_only() {
+    let m = meta(
+        "<html><head><title>A DIY Investor\u{e2}\u{80}\u{99}s Guide to Calculators</title>\
+         </head><body><p>Text.</p></body></html>",
+        None,
+    );
+    assert_eq!(
+        m.title.as_deref(),
+        Some("A DIY Investor\u{2019}s Guide to Calculators")
+    );
+    assert_eq!(
+        m.page_title.as_deref(),
+        Some("A DIY Investor\u{e2}\u{80}\u{99}s Guide to Calculators")
+    );
+    let m = meta(
+        "<html><body><main><h1>itertools \u{e2}\u{80}\u{94} Functions</h1><p>Text.</p></main>\
+         </body></html>",
+        None,
+    );
+    assert_eq!(m.title.as_deref(), Some("itertools \u{2014} Functions"));
+}
