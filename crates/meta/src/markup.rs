@@ -746,10 +746,7 @@ fn looks_like_url(s: &str) -> bool {
 /// page's only `<h1>`; two to forty words. With it, whether it is inside `<article>` or
 /// `<main>`; and the first `<h1>` of the page, one to forty words, whichever it is.
 pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)>, Option<String>) {
-    let inside = h1s.iter().copied().find(|&h| {
-        doc.ancestors(h)
-            .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
-    });
+    let inside = h1_inside_article(doc, h1s);
     let text_of = |h: NodeId| {
         shown_text(doc, h)
             .split_whitespace()
@@ -1054,8 +1051,28 @@ fn labelled_author(doc: &Document, after: usize) -> Option<Vec<String>> {
 /// was tried too, and dropped: WCXB's gold takes the shown update on some pages and the
 /// stated publication on others (23 pages right against 31 made wrong; 16 against 17 when
 /// the shown day also had to be labelled as an update).
+///
+/// The `<h1>` inside `<article>` or `<main>`, the headline [`headline`] reads, is asked
+/// first: a logo's `<h1>` above it can be followed by the date a front page shows of the day
+/// it is read ("Nov. 20, 2019" under a news site's masthead), which would otherwise win over
+/// the article's own dateline and, a day from the markup's date, replace it (see
+/// `dates::a_zone_apart`). On wcxb-dev the order changes no date; asking only the `<h1>`
+/// inside `<article>` or `<main>` where there is one lost one page's date.
 pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
-    h1s.iter().take(4).find_map(|&h1| date_near(doc, h1))
+    let inside = h1_inside_article(doc, h1s);
+    inside
+        .into_iter()
+        .chain(h1s.iter().copied().filter(|&h| Some(h) != inside))
+        .take(4)
+        .find_map(|h1| date_near(doc, h1))
+}
+
+/// The first `<h1>` inside `<article>` or `<main>`.
+fn h1_inside_article(doc: &Document, h1s: &[NodeId]) -> Option<NodeId> {
+    h1s.iter().copied().find(|&h| {
+        doc.ancestors(h)
+            .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
+    })
 }
 
 /// The date near one `<h1>`: after it first, then before it; a date the page labels as an

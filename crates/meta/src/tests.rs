@@ -1367,3 +1367,21 @@ fn a_misread_title_is_mended_for_the_title_only() {
     );
     assert_eq!(m.title.as_deref(), Some("itertools \u{2014} Functions"));
 }
+
+/// A front page's date of the day under a logo's `<h1>` is not the article's: the headline
+/// inside `<article>` is asked first, and its dateline agrees with the markup (the menu keeps
+/// the masthead out of the four texts read above it).
+#[test]
+fn a_masthead_date_does_not_date_the_article() {
+    let m = meta(
+        r#"<html><head><meta property="article:published_time" content="2019-11-19T06:30:42-05:00">
+        </head><body><header><h1>The Daily Example</h1><span>Nov. 20, 2019</span></header>
+        <nav><a href="/">News</a><a href="/s">Sport</a><a href="/b">Business</a>
+        <a href="/c">Culture</a><a href="/w">Weather</a></nav>
+        <article><h1>Council votes on the budget</h1><p>November 19, 2019</p>
+        <p>Text of the story.</p>
+        <p>More text of the story.</p></article></body></html>"#,
+        None,
+    );
+    assert_eq!(m.published.as_deref(), Some("2019-11-19T06:30:42-05:00"));
+}
