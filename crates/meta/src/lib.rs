@@ -456,10 +456,10 @@ fn title_candidates_of(
         names_page,
     );
     // The `<title>` stays as written in `page_title`; the title read from it is mended.
-    let page_title = m
+    let page_title: Option<std::borrow::Cow<'_, str>> = m
         .page_title
         .as_deref()
-        .map(|t| reread_as_utf8(t).unwrap_or_else(|| t.to_string()));
+        .map(|t| reread_as_utf8(t).map_or(t.into(), Into::into));
     let inputs = title::TitleInputs {
         headline,
         first_h1,
