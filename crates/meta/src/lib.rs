@@ -347,14 +347,15 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     let mut c = Candidates::default();
     let markup::Found { h1s, ld_json } = markup::read(doc, &mut c);
     let page_type = jsonld::read(doc, &ld_json, &mut c);
+    let inside = markup::h1_inside_article(doc, &h1s);
     if !c.has_date("published")
         && let Some(d) = url.and_then(dates::url_date)
     {
         c.add("published", Source::Url, &d);
     }
     if !c.has_date("published")
-        && let Some(d) =
-            markup::date_near_headline(doc, &h1s).or_else(|| markup::labelled_date(doc, &h1s))
+        && let Some(d) = markup::date_near_headline(doc, &h1s, inside)
+            .or_else(|| markup::labelled_date(doc, &h1s))
     {
         c.add("published", Source::Html, &d);
     }
@@ -401,7 +402,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
     }
     if let Some(stated) = &m.published
         && dates::states_a_time(stated)
-        && let Some(shown) = markup::date_near_headline(doc, &h1s)
+        && let Some(shown) = markup::date_near_headline(doc, &h1s, inside)
         && dates::a_zone_apart(stated, &shown)
     {
         m.published = Some(shown);
@@ -427,7 +428,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         .ranked("title")
         .map(|(source, t)| (source, t.to_string()))
         .collect();
-    let (headline, first_h1) = markup::headline(doc, &h1s);
+    let (headline, first_h1) = markup::headline(doc, &h1s, inside);
     let headlines = (
         headline.map(|(h, inside)| (mended(h), inside)),
         first_h1.map(mended),

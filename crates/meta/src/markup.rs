@@ -745,8 +745,11 @@ fn looks_like_url(s: &str) -> bool {
 /// The headline the page shows: the first `<h1>` inside `<article>` or `<main>`, else the
 /// page's only `<h1>`; two to forty words. With it, whether it is inside `<article>` or
 /// `<main>`; and the first `<h1>` of the page, one to forty words, whichever it is.
-pub(crate) fn headline(doc: &Document, h1s: &[NodeId]) -> (Option<(String, bool)>, Option<String>) {
-    let inside = h1_inside_article(doc, h1s);
+pub(crate) fn headline(
+    doc: &Document,
+    h1s: &[NodeId],
+    inside: Option<NodeId>,
+) -> (Option<(String, bool)>, Option<String>) {
     let text_of = |h: NodeId| {
         shown_text(doc, h)
             .split_whitespace()
@@ -1058,8 +1061,11 @@ fn labelled_author(doc: &Document, after: usize) -> Option<Vec<String>> {
 /// the article's own dateline and, a day from the markup's date, replace it (see
 /// `dates::a_zone_apart`). On wcxb-dev the order changes no date; asking only the `<h1>`
 /// inside `<article>` or `<main>` where there is one lost one page's date.
-pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<String> {
-    let inside = h1_inside_article(doc, h1s);
+pub(crate) fn date_near_headline(
+    doc: &Document,
+    h1s: &[NodeId],
+    inside: Option<NodeId>,
+) -> Option<String> {
     inside
         .into_iter()
         .chain(h1s.iter().copied().filter(|&h| Some(h) != inside))
@@ -1067,8 +1073,9 @@ pub(crate) fn date_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Strin
         .find_map(|h1| date_near(doc, h1))
 }
 
-/// The first `<h1>` inside `<article>` or `<main>`.
-fn h1_inside_article(doc: &Document, h1s: &[NodeId]) -> Option<NodeId> {
+/// The first `<h1>` inside `<article>` or `<main>`: the page's headline where it has one
+/// ([`headline`], [`date_near_headline`]; found once per page and handed to both).
+pub(crate) fn h1_inside_article(doc: &Document, h1s: &[NodeId]) -> Option<NodeId> {
     h1s.iter().copied().find(|&h| {
         doc.ancestors(h)
             .any(|a| doc.is_tag(a, "article") || doc.is_tag(a, "main"))
