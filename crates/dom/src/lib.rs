@@ -2,7 +2,8 @@
 //!
 //! What it is for: turning a page's bytes into a [`Document`] any method can read cheaply —
 //! encoding sniffing ([`encoding`]), web-archive inserts taken out ([`archive`]: the Wayback
-//! Machine's toolbar, replay scripts and notice; on by default, spans unaffected), a fast
+//! Machine's toolbar, replay scripts and notice; on by default, spans unaffected), text that
+//! was UTF-8 misread as Latin-1 before the page was served read again ([`mojibake`]), a fast
 //! whole-input tokenizer (`tokenize.rs`) feeding html5ever's standards-compliant tree builder
 //! (html5ever's own tokenizer stays selectable with [`TokenizerKind`]), nodes numbered in
 //! depth-first pre-order ([`NodeId`]), source spans ([`Document::span`]: byte ranges of the
@@ -24,6 +25,7 @@ pub mod archive;
 pub mod document;
 pub mod encoding;
 mod error;
+pub mod mojibake;
 mod parse;
 pub mod select;
 pub mod serialize;

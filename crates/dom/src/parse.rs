@@ -89,6 +89,11 @@ pub struct ParseOptions {
     /// [`DomError::TooManyNodes`] as soon as its tree passes the limit (so the refusal
     /// itself costs no more than the limit).
     pub node_budget: NodeBudget,
+    /// When a page's text holds C1 controls, read its text again as the UTF-8 some program
+    /// misread as Latin-1 or Windows-1252 before the page was served ([`crate::mojibake`]).
+    /// On by default; a page whose text holds no C1 control is never changed, nor are scripts
+    /// and styles. Spans stay those of the source.
+    pub mend_misread_utf8: bool,
 }
 
 /// How many nodes a page of a given size may have: at least `floor`, or one per
@@ -173,6 +178,7 @@ impl Default for ParseOptions {
             strip_archive_inserts: true,
             deadline: None,
             node_budget: NodeBudget::UNLIMITED,
+            mend_misread_utf8: true,
         }
     }
 }
@@ -302,7 +308,7 @@ fn build(
     if !inserts.is_empty() {
         arena.drop_blanked_comments();
     }
-    let mut doc = arena.into_document(max_depth, base as u32);
+    let mut doc = arena.into_document(max_depth, base as u32, opts.mend_misread_utf8);
     doc.archive_inserts = inserts
         .into_iter()
         .map(|i| i.range.start + base..i.range.end + base)
@@ -1525,7 +1531,7 @@ impl Sink<'_> {
     /// Template contents are emitted as children of their `<template>` element. Nodes deeper
     /// than `max_depth` become following siblings of their nearest allowed ancestor. Recorded
     /// spans are shifted by `base` and widened to cover the element's children.
-    fn into_document(self, max_depth: u32, base: u32) -> Document {
+    fn into_document(self, max_depth: u32, base: u32, mend: bool) -> Document {
         let span_source_len = self.spans.as_ref().map(|sp| sp.src.len() as u32);
         let mut bnodes = self.nodes.into_inner();
         let names = self.names.into_inner();
@@ -1541,6 +1547,7 @@ impl Sink<'_> {
         });
         let mut attrs: Vec<Attr> = Vec::with_capacity(attr_count);
         let mut text = String::with_capacity(text_len);
+        let mend = mend && misread(&bnodes, &names);
         let mut reparented = 0usize;
         let mut classes = ClassNumbers::default();
 
@@ -1569,7 +1576,14 @@ impl Sink<'_> {
                 }
                 kind => {
                     let start = text.len() as u32;
-                    text.push_str(&bn.text);
+                    if mend
+                        && kind == NodeKind::Text
+                        && !(parent != NO_PARENT && is_code(&nodes[parent as usize].name))
+                    {
+                        crate::mojibake::push_read_again(&mut text, &bn.text);
+                    } else {
+                        text.push_str(&bn.text);
+                    }
                     bn.text = StrTendril::new();
                     (
                         kind,
@@ -1685,6 +1699,22 @@ impl Default for ClassNumbers {
             attrs: vec![0],
         }
     }
+}
+
+/// Whether an element of this name holds code rather than text: scripts and styles, kept as
+/// written when a page is mended (chaff-meta mends the values it reads from JSON-LD itself).
+fn is_code(name: &LocalName) -> bool {
+    matches!(*name, local_name!("script") | local_name!("style"))
+}
+
+/// Whether the page's text shows it was misread as Latin-1 ([`crate::mojibake`]): a text
+/// node outside scripts and styles holds a C1 control.
+fn misread(bnodes: &[BNode], names: &[QualName]) -> bool {
+    bnodes.iter().any(|bn| {
+        bn.kind == NodeKind::Text
+            && !(bn.parent != NONE && is_code(&names[bn.parent as usize].local))
+            && crate::mojibake::holds_c1_control(&bn.text)
+    })
 }
 
 impl ClassNumbers {

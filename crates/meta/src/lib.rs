@@ -123,7 +123,8 @@ pub struct Metadata {
     /// states contains), else that stated title without the site's name ([`extract_with`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// The `<title>` as it is.
+    /// The `<title>` as it is (as the page decodes: text misread as Latin-1 is read again,
+    /// `chaff_dom::mojibake`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_title: Option<String>,
     /// The authors, people before organisations.
@@ -244,28 +245,16 @@ fn clean(s: &str) -> String {
     mended(s)
 }
 
-/// `s`, or `s` read again as UTF-8 ([`reread_as_utf8`]).
+/// `s`, or `s` read again as UTF-8 when it holds a C1 control ([`chaff_dom::mojibake::mend`]):
+/// UTF-8 some program read as Latin-1 before the page was written. Python's documentation
+/// states its `og:title` as "itertools â\u{80}\u{94} Functions…" (for "—"), and a shop
+/// "JOHNSONâ\u{80}\u{99}SÂ®" (for "JOHNSON’S®"). Markup's values are mended as they are read,
+/// one by one, since attributes and JSON-LD strings are not the page's text, which chaff-dom
+/// mends as a whole (and so the headline and the `<title>`). On wcxb-dev the earlier rule (a
+/// value of characters below U+0100 alone, read as UTF-8 whole) mended an author ("Dariusz
+/// JaroÅ\u{84}", "Dariusz Jaroń") and five descriptions.
 fn mended(s: String) -> String {
-    reread_as_utf8(&s).unwrap_or(s)
-}
-
-/// `s` read again as UTF-8 when it is UTF-8 some program read as Latin-1 before the page was
-/// written: every character is below U+0100, one at least is a C1 control (U+0080 to U+009F,
-/// which no text means to hold), and the characters taken as bytes are UTF-8. Python's
-/// documentation states its `og:title` as "itertools â\u{80}\u{94} Functions…" (for "—"), and
-/// a shop "JOHNSONâ\u{80}\u{99}SÂ®" (for "JOHNSON’S®"). Markup's values are mended as they
-/// are read; the headline and the title read from the `<title>` are mended for the title
-/// alone (`page_title` stays as written). On wcxb-dev that mended an author ("Dariusz
-/// JaroÅ\u{84}", "Dariusz Jaroń"), five descriptions and three titles. A value with a
-/// character beyond U+00FF (`€`, as Windows-1252 reads the same bytes) is left as it is.
-/// The main text is not mended: 30 wcxb-dev pages and 2 of CleanEval hold such characters
-/// in it, which the page itself holds.
-fn reread_as_utf8(s: &str) -> Option<String> {
-    if !s.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
-        return None;
-    }
-    let bytes: Option<Vec<u8>> = s.chars().map(|c| u8::try_from(c).ok()).collect();
-    String::from_utf8(bytes?).ok()
+    chaff_dom::mojibake::mend(&s).unwrap_or(s)
 }
 
 /// The text an HTML parser makes of `s` (markup characters kept as they are).
@@ -428,11 +417,7 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         .ranked("title")
         .map(|(source, t)| (source, t.to_string()))
         .collect();
-    let (headline, first_h1) = markup::headline(doc, &h1s, inside);
-    let headlines = (
-        headline.map(|(h, inside)| (mended(h), inside)),
-        first_h1.map(mended),
-    );
+    let headlines = markup::headline(doc, &h1s, inside);
     (m, stated, headlines)
 }
 
@@ -456,16 +441,11 @@ fn title_candidates_of(
         headline.as_ref().map(|(h, _)| h.as_str()),
         names_page,
     );
-    // The `<title>` stays as written in `page_title`; the title read from it is mended.
-    let page_title: Option<std::borrow::Cow<'_, str>> = m
-        .page_title
-        .as_deref()
-        .map(|t| reread_as_utf8(t).map_or(t.into(), Into::into));
     let inputs = title::TitleInputs {
         headline,
         first_h1,
         stated: stated.iter().map(|(s, t)| (*s, t.as_str())).collect(),
-        page_title: page_title.as_deref(),
+        page_title: m.page_title.as_deref(),
         site_name: m.site_name.as_deref(),
         url,
         page_types,
