@@ -349,8 +349,8 @@ fn read(doc: &Document, url: Option<&str>) -> (Metadata, Stated, Headlines) {
         c.add("published", Source::Html, &d);
     }
     if c.best_list("authors").is_none()
-        && let Some(names) = markup::byline_near_headline(doc, &h1s)
-            .or_else(|| markup::name_beside_date(doc, &h1s).map(|n| vec![n]))
+        && let Some(names) = markup::byline_near_headline(doc, &h1s, inside)
+            .or_else(|| markup::name_beside_date(doc, &h1s, inside).map(|n| vec![n]))
     {
         c.add_list("authors", Source::Html, names);
     }

@@ -893,13 +893,18 @@ fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
 /// and goes on with a name ("By Ann Lee", "Written by: Ann Lee"), or that word alone
 /// followed by a name in the next text ("Written by" / "Ann Lee" in two elements). A page
 /// with several `<h1>`s (a logo's, a section's, then the article's) is read after each of
-/// its first four in turn, as [`date_near_headline`] reads them. Failing that, an author
-/// line further down ([`labelled_author`]).
-pub(crate) fn byline_near_headline(doc: &Document, h1s: &[NodeId]) -> Option<Vec<String>> {
+/// four in turn, as [`date_near_headline`] reads them: the one inside `<article>` or
+/// `<main>` first, so a masthead's "By The Editors" under a logo's `<h1>` does not sign the
+/// article (on wcxb-dev that order changes no author). Failing that, an author line further
+/// down ([`labelled_author`]).
+pub(crate) fn byline_near_headline(
+    doc: &Document,
+    h1s: &[NodeId],
+    inside: Option<NodeId>,
+) -> Option<Vec<String>> {
     let first = *h1s.first()?;
-    h1s.iter()
-        .take(4)
-        .find_map(|&h1| byline_after(doc, h1))
+    headlines_in_turn(h1s, inside)
+        .find_map(|h1| byline_after(doc, h1))
         .map(|name| name.map(|n| vec![n]))
         .unwrap_or_else(|| labelled_author(doc, doc.subtree_end(first).index()))
 }
@@ -1066,11 +1071,17 @@ pub(crate) fn date_near_headline(
     h1s: &[NodeId],
     inside: Option<NodeId>,
 ) -> Option<String> {
+    headlines_in_turn(h1s, inside).find_map(|h1| date_near(doc, h1))
+}
+
+/// The `<h1>`s a byline or a dateline is looked for near, in turn: the one inside
+/// `<article>` or `<main>` first ([`h1_inside_article`]), then the others in page order,
+/// four at most.
+fn headlines_in_turn(h1s: &[NodeId], inside: Option<NodeId>) -> impl Iterator<Item = NodeId> {
     inside
         .into_iter()
-        .chain(h1s.iter().copied().filter(|&h| Some(h) != inside))
+        .chain(h1s.iter().copied().filter(move |&h| Some(h) != inside))
         .take(4)
-        .find_map(|h1| date_near(doc, h1))
 }
 
 /// The first `<h1>` inside `<article>` or `<main>`: the page's headline where it has one
@@ -1201,15 +1212,19 @@ fn day_of(date: &str) -> &str {
 /// A name printed beside the date near the headline, with no byline's word ("Julian K.
 /// Arni" over "Dec 17, 2025"; "2025-12-17 · Trond Teigen"): the text just before or just
 /// after the date's (or a part of the date's own text, cut at a separator) that looks like
-/// a person's name ([`looks_like_a_person`]). Read near each of the first four `<h1>`s, as
+/// a person's name ([`looks_like_a_person`]). Read near four `<h1>`s in turn, as
 /// [`date_near_headline`] reads them, and asked last, where no byline or author line names
 /// anyone. On wcxb-dev it named the gold's author on 3 more pages (author lenient 83.6% to
 /// 84.0%), and on one more once a dateline of up to twelve words counted ("Aaron Ricadela |
 /// Senior Writer | July 2, 2025"). It gave a name on none of the pages whose gold has none
 /// once a text in a link (a category's) was left out; before that it named two categories
 /// ("Nonessential Thoughts", "All Insights").
-pub(crate) fn name_beside_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
-    h1s.iter().take(4).find_map(|&h1| {
+pub(crate) fn name_beside_date(
+    doc: &Document,
+    h1s: &[NodeId],
+    inside: Option<NodeId>,
+) -> Option<String> {
+    headlines_in_turn(h1s, inside).find_map(|h1| {
         let end = doc.subtree_end(h1).index();
         let after: Vec<(NodeId, &str)> = text_nodes(doc, doc.ids().skip(end)).take(12).collect();
         let before: Vec<(NodeId, &str)> = text_nodes(doc, doc.ids().take(h1.index()).rev())

@@ -1378,3 +1378,33 @@ fn a_masthead_date_does_not_date_the_article() {
     );
     assert_eq!(m.published.as_deref(), Some("2019-11-19T06:30:42-05:00"));
 }
+
+/// A masthead's line under a logo's `<h1>` does not sign the article either: the byline and
+/// the name beside the date are looked for near the `<h1>` inside `<article>` first, as the
+/// date is.
+#[test]
+fn a_masthead_line_does_not_sign_the_article() {
+    let page = |masthead: &str, under_headline: &str| {
+        meta(
+            &format!(
+                r#"<html><body><header><h1>The Daily Example</h1>{masthead}
+                <span>Nov. 20, 2019</span></header>
+                <article><h1>Council votes on the budget</h1>{under_headline}
+                <p>Text of the story, long enough to be one.</p></article></body></html>"#
+            ),
+            None,
+        )
+        .authors
+    };
+    assert_eq!(
+        page("<span>By The Editors</span>", "<p>By Ann Lee</p>"),
+        ["Ann Lee"]
+    );
+    assert_eq!(
+        page(
+            "<span>Jane Roe</span>",
+            "<p>Ann Lee</p><p>Nov. 19, 2019</p>"
+        ),
+        ["Ann Lee"]
+    );
+}
