@@ -107,30 +107,36 @@ fn byte_of(c: char) -> Option<u8> {
 /// One reading again of every run of byte-like characters in `s`.
 fn read_once(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut run_chars: Vec<char> = Vec::new();
+    // The run's bytes, and where it starts in `s` (its characters are read from there).
     let mut run_bytes: Vec<u8> = Vec::new();
-    for c in s.chars() {
+    let mut run_start = 0;
+    for (i, c) in s.char_indices() {
         match (!c.is_ascii()).then(|| byte_of(c)).flatten() {
             Some(b) => {
-                run_chars.push(c);
+                if run_bytes.is_empty() {
+                    run_start = i;
+                }
                 run_bytes.push(b);
             }
             None => {
-                read_run(&run_chars, &run_bytes, &mut out);
-                run_chars.clear();
+                read_run(&s[run_start..i], &run_bytes, &mut out);
                 run_bytes.clear();
                 out.push(c);
             }
         }
     }
-    read_run(&run_chars, &run_bytes, &mut out);
+    if !run_bytes.is_empty() {
+        read_run(&s[run_start..], &run_bytes, &mut out);
+    }
     out
 }
 
-/// Reads `bytes` (one per character of `chars`) from the start: a complete UTF-8 sequence
+/// Reads `bytes` (one per character of `run`) from the start: a complete UTF-8 sequence
 /// becomes its character, any other byte stays its character (a C1 control becomes
-/// Windows-1252's).
-fn read_run(chars: &[char], bytes: &[u8], out: &mut String) {
+/// Windows-1252's). The characters are read back from `run` rather than kept beside the
+/// bytes, so a page that is one long run costs a byte per character here, not five.
+fn read_run(run: &str, bytes: &[u8], out: &mut String) {
+    let mut chars = run.chars();
     let mut i = 0;
     while i < bytes.len() {
         let len = match bytes[i] {
@@ -142,10 +148,11 @@ fn read_run(chars: &[char], bytes: &[u8], out: &mut String) {
         let sequence = bytes.get(i..i + len).filter(|_| len > 1);
         if let Some(text) = sequence.and_then(|q| std::str::from_utf8(q).ok()) {
             out.push_str(text);
+            chars.nth(len - 1);
             i += len;
             continue;
         }
-        let c = chars[i];
+        let Some(c) = chars.next() else { return };
         match u32::from(c) {
             n @ 0x80..=0x9F => out.push(windows_1252_high()[(n - 0x80) as usize]),
             _ => out.push(c),
@@ -265,6 +272,58 @@ mod tests {
         assert_eq!(texts(clean, true), ["Spaß“ Ã©", "'\u{85}'"]);
     }
 
+    /// The reading again of the first version, with each run's characters kept beside its
+    /// bytes: the reference [`read_once`] is checked against.
+    fn read_once_reference(s: &str) -> String {
+        let mut out = String::new();
+        let (mut chars, mut bytes) = (Vec::new(), Vec::new());
+        let flush = |chars: &mut Vec<char>, bytes: &mut Vec<u8>, out: &mut String| {
+            let mut i = 0;
+            while i < bytes.len() {
+                let len = match bytes[i] {
+                    0xC2..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF4 => 4,
+                    _ => 1,
+                };
+                match bytes
+                    .get(i..i + len)
+                    .filter(|_| len > 1)
+                    .map(std::str::from_utf8)
+                {
+                    Some(Ok(t)) => {
+                        out.push_str(t);
+                        i += len;
+                    }
+                    _ => {
+                        let c = chars[i];
+                        out.push(match u32::from(c) {
+                            n @ 0x80..=0x9F => windows_1252_high()[(n - 0x80) as usize],
+                            _ => c,
+                        });
+                        i += 1;
+                    }
+                }
+            }
+            chars.clear();
+            bytes.clear();
+        };
+        for c in s.chars() {
+            match (!c.is_ascii()).then(|| byte_of(c)).flatten() {
+                Some(b) => {
+                    chars.push(c);
+                    bytes.push(b);
+                }
+                None => {
+                    flush(&mut chars, &mut bytes, &mut out);
+                    out.push(c);
+                }
+            }
+        }
+        flush(&mut chars, &mut bytes, &mut out);
+        out
+    }
+
     proptest! {
         /// Any text a Latin-1 reader made of UTF-8 comes back whole when it holds a control;
         /// mending never panics and never loses ASCII.
@@ -281,6 +340,26 @@ mod tests {
                 }
                 None => prop_assert!(!holds_c1_control(&misread)),
             }
+        }
+
+        /// One reading again, on any text (runs of misread characters, Windows-1252's
+        /// characters and others mixed), is the reference's.
+        #[test]
+        fn one_reading_is_the_references(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    "\\PC{0,6}",
+                    "[\u{80}-\u{ff}]{1,6}",
+                    "[€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]{1,3}",
+                    Just(String::from("\u{e2}\u{80}\u{94}")),
+                ],
+                0..12,
+            )
+        ) {
+            let s: String = parts.concat();
+            prop_assert_eq!(read_once(&s), read_once_reference(&s));
+            let misread = as_latin1(&s);
+            prop_assert_eq!(read_once(&misread), read_once_reference(&misread));
         }
 
         #[test]

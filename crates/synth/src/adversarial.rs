@@ -4,7 +4,8 @@
 //!
 //! At [`Scale::Full`] the sizes are those of the hardening issue (a 64 MiB page, 10⁶ nodes,
 //! nesting of 10⁵, 10⁵ attributes on one element, a 32 MiB word, a 10⁴ × 10² table, 10⁵
-//! links, a gzip bomb expanding to 1 GiB); [`Scale::Small`] divides every count by 100 for
+//! links, a gzip bomb expanding to 1 GiB; and a 32 MiB text node misread as Latin-1, which
+//! chaff-dom reads again); [`Scale::Small`] divides every count by 100 for
 //! quick tests.
 
 use std::fs::File;
@@ -97,6 +98,12 @@ fn inputs(scale: Scale) -> Vec<(String, String, &'static str, Body)> {
             "html",
             "a 32 MiB text node without a space",
             Box::new(long_word),
+        ),
+        item(
+            format!("misread-{}mib", n(3200) / 100),
+            "html",
+            "a 32 MiB text node of UTF-8 read as Latin-1, one run of such characters",
+            Box::new(misread_run),
         ),
         item(
             format!("table-{}x100", n(10_000)),
@@ -217,6 +224,18 @@ fn long_word(w: &mut dyn Write, s: Scale) -> io::Result<()> {
         let k = left.min(chunk.len());
         w.write_all(&chunk[..k])?;
         left -= k;
+    }
+    w.write_all(b"</p></body></html>")
+}
+
+/// "é—" as a Latin-1 reader makes it of its UTF-8 ("Ã©â\u{80}\u{94}": C1 controls prove it),
+/// repeated without a space: chaff-dom reads the whole node again as one run of bytes
+/// (`chaff_dom::mojibake`).
+fn misread_run(w: &mut dyn Write, s: Scale) -> io::Result<()> {
+    let unit: String = "é—".bytes().map(char::from).collect();
+    w.write_all(b"<html><body><p>")?;
+    for _ in 0..s.n(32 << 20) / unit.len() {
+        w.write_all(unit.as_bytes())?;
     }
     w.write_all(b"</p></body></html>")
 }
