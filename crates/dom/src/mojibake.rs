@@ -273,36 +273,29 @@ mod tests {
     }
 
     /// The reading again of the first version, with each run's characters kept beside its
-    /// bytes: the reference [`read_once`] is checked against.
+    /// bytes: the reference [`read_once`] is checked against. Where the code reads a
+    /// sequence's length off its first byte, this tries two to four bytes and takes the
+    /// one that is a single character: the same rule, found another way.
     fn read_once_reference(s: &str) -> String {
         let mut out = String::new();
         let (mut chars, mut bytes) = (Vec::new(), Vec::new());
         let flush = |chars: &mut Vec<char>, bytes: &mut Vec<u8>, out: &mut String| {
             let mut i = 0;
             while i < bytes.len() {
-                let len = match bytes[i] {
-                    0xC2..=0xDF => 2,
-                    0xE0..=0xEF => 3,
-                    0xF0..=0xF4 => 4,
-                    _ => 1,
-                };
-                match bytes
-                    .get(i..i + len)
-                    .filter(|_| len > 1)
-                    .map(std::str::from_utf8)
-                {
-                    Some(Ok(t)) => {
-                        out.push_str(t);
-                        i += len;
-                    }
-                    _ => {
-                        let c = chars[i];
-                        out.push(match u32::from(c) {
-                            n @ 0x80..=0x9F => windows_1252_high()[(n - 0x80) as usize],
-                            _ => c,
-                        });
-                        i += 1;
-                    }
+                let one_char = (2..=4).find_map(|len| {
+                    let text = std::str::from_utf8(bytes.get(i..i + len)?).ok()?;
+                    (text.chars().count() == 1).then_some((text, len))
+                });
+                if let Some((text, len)) = one_char {
+                    out.push_str(text);
+                    i += len;
+                } else {
+                    let c = chars[i];
+                    out.push(match u32::from(c) {
+                        n @ 0x80..=0x9F => windows_1252_high()[(n - 0x80) as usize],
+                        _ => c,
+                    });
+                    i += 1;
                 }
             }
             chars.clear();
