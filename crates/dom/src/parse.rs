@@ -1576,10 +1576,7 @@ impl Sink<'_> {
                 }
                 kind => {
                     let start = text.len() as u32;
-                    if mend
-                        && kind == NodeKind::Text
-                        && !(parent != NO_PARENT && is_code(&nodes[parent as usize].name))
-                    {
+                    if mend && is_page_text(bn, &names) {
                         crate::mojibake::push_read_again(&mut text, &bn.text);
                     } else {
                         text.push_str(&bn.text);
@@ -1707,14 +1704,19 @@ fn is_code(name: &LocalName) -> bool {
     matches!(*name, local_name!("script") | local_name!("style"))
 }
 
+/// Whether `bn` is text of the page rather than code: a text node whose parent, as the tree
+/// builder made it, is not a script or a style. The one test of what mending reads and
+/// changes.
+fn is_page_text(bn: &BNode, names: &[QualName]) -> bool {
+    bn.kind == NodeKind::Text && !(bn.parent != NONE && is_code(&names[bn.parent as usize].local))
+}
+
 /// Whether the page's text shows it was misread as Latin-1 ([`crate::mojibake`]): a text
 /// node outside scripts and styles holds a C1 control.
 fn misread(bnodes: &[BNode], names: &[QualName]) -> bool {
-    bnodes.iter().any(|bn| {
-        bn.kind == NodeKind::Text
-            && !(bn.parent != NONE && is_code(&names[bn.parent as usize].local))
-            && crate::mojibake::holds_c1_control(&bn.text)
-    })
+    bnodes
+        .iter()
+        .any(|bn| is_page_text(bn, names) && crate::mojibake::holds_c1_control(&bn.text))
 }
 
 impl ClassNumbers {
