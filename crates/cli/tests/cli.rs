@@ -508,6 +508,12 @@ fn junk_and_hostile_pages_never_panic() {
         b"<meta charset=iso-8859-1><p>caf\xe9 cr\xe8me</p>",
     )
     .unwrap();
+    // Saved again as UTF-8 under its old declaration: read as UTF-8.
+    std::fs::write(
+        site.join("resaved.html"),
+        "<meta charset=iso-8859-1><p>It’s a brûlée</p>",
+    )
+    .unwrap();
     std::fs::write(site.join("empty.html"), b"").unwrap();
     let profile = tmp.path().join("p.json");
     let o = run(&["learn", "-q", "-o", path(&profile), path(&site)]);
@@ -524,6 +530,7 @@ fn junk_and_hostile_pages_never_panic() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     assert_clean_stderr(&o);
     assert!(stdout(&o).contains("café crème"));
+    assert!(stdout(&o).contains("It’s a brûlée"), "{}", stdout(&o));
 }
 
 #[test]
