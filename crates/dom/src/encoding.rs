@@ -358,6 +358,34 @@ mod tests {
         assert!(d.text.contains('é'));
     }
 
+    proptest::proptest! {
+        /// Any text saved as UTF-8 under any declared legacy encoding, by `<meta>` or by the
+        /// transport, reads back as itself.
+        #[test]
+        fn utf8_text_reads_back_under_any_legacy_declaration(
+            text in "\\PC{0,40}",
+            label in proptest::sample::select(vec![
+                "iso-8859-1", "windows-1252", "windows-1251", "koi8-r", "gb2312", "big5",
+                "shift_jis", "euc-kr", "iso-8859-7", "windows-1256",
+            ]),
+            by_meta in proptest::bool::ANY,
+        ) {
+            let html = if by_meta {
+                format!("<meta charset={label}><p>{text}</p>")
+            } else {
+                format!("<p>{text}</p>")
+            };
+            let d = decode(html.as_bytes(), (!by_meta).then_some(label));
+            proptest::prop_assert!(d.text.contains(text.as_str()));
+            let expected = if text.is_ascii() {
+                if by_meta { EncodingSource::Meta } else { EncodingSource::Transport }
+            } else {
+                EncodingSource::Utf8OverDeclaration
+            };
+            proptest::prop_assert_eq!(d.source, expected);
+        }
+    }
+
     #[test]
     fn http_equiv_meta() {
         let bytes = b"<!-- <meta charset=koi8-r> --><META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=windows-1251'><p>\xEF\xF0\xE8\xE2\xE5\xF2</p>";
