@@ -61,11 +61,19 @@ pub struct Decoded<'a> {
 /// `transport_charset` is a charset label from outside the document (an HTTP header);
 /// unknown labels are ignored.
 pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'a> {
-    let (encoding, source, skip) = sniff(bytes, transport_charset);
+    let Sniffed {
+        encoding,
+        source,
+        skip,
+        valid_utf8,
+    } = sniff(bytes, transport_charset);
     let body = &bytes[skip..];
-    if encoding == UTF_8
-        && let Ok(text) = std::str::from_utf8(body)
-    {
+    let as_is = valid_utf8.or_else(|| {
+        (encoding == UTF_8)
+            .then(|| std::str::from_utf8(body).ok())
+            .flatten()
+    });
+    if let Some(text) = as_is {
         return Decoded {
             text: Cow::Borrowed(text),
             encoding,
@@ -82,13 +90,42 @@ pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'
     }
 }
 
-/// Chooses the encoding and returns how many BOM bytes to skip.
-fn sniff(
-    bytes: &[u8],
-    transport_charset: Option<&str>,
-) -> (&'static Encoding, EncodingSource, usize) {
+/// What sniffing chose.
+struct Sniffed<'a> {
+    encoding: &'static Encoding,
+    source: EncodingSource,
+    /// Bytes of a byte order mark to skip.
+    skip: usize,
+    /// The bytes as text when sniffing has already found them valid UTF-8, so that decoding
+    /// does not check them a second time.
+    valid_utf8: Option<&'a str>,
+}
+
+impl<'a> Sniffed<'a> {
+    fn chosen(encoding: &'static Encoding, source: EncodingSource) -> Sniffed<'a> {
+        Sniffed {
+            encoding,
+            source,
+            skip: 0,
+            valid_utf8: None,
+        }
+    }
+
+    fn utf8(text: &'a str, source: EncodingSource) -> Sniffed<'a> {
+        Sniffed {
+            valid_utf8: Some(text),
+            ..Sniffed::chosen(UTF_8, source)
+        }
+    }
+}
+
+/// Chooses the encoding as described in the module docs.
+fn sniff<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Sniffed<'a> {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
-        return (encoding, EncodingSource::Bom, bom_len);
+        return Sniffed {
+            skip: bom_len,
+            ..Sniffed::chosen(encoding, EncodingSource::Bom)
+        };
     }
     let declared = transport_charset
         .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
@@ -101,21 +138,23 @@ fn sniff(
         // After the override a UTF-16 declaration reads as UTF-8 too, so every other is a
         // legacy encoding here.
         let encoding = html_override(encoding);
-        if encoding != UTF_8 && !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok() {
-            return (UTF_8, EncodingSource::Utf8OverDeclaration, 0);
+        if encoding != UTF_8
+            && !bytes.is_ascii()
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            return Sniffed::utf8(text, EncodingSource::Utf8OverDeclaration);
         }
-        return (encoding, source, 0);
+        return Sniffed::chosen(encoding, source);
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return (UTF_8, EncodingSource::ValidUtf8, 0);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Sniffed::utf8(text, EncodingSource::ValidUtf8);
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     // A megabyte is far more than chardetng needs to settle, and bounds the cost on huge pages.
     detector.feed(&bytes[..bytes.len().min(1 << 20)], true);
-    (
+    Sniffed::chosen(
         detector.guess(None, chardetng::Utf8Detection::Allow),
         EncodingSource::Detected,
-        0,
     )
 }
 
