@@ -18,5 +18,6 @@ pub mod tokens;
 
 pub use model::{
     AlignConfig, AlignError, AlignMethod, AlignModel, CompiledAlign, Learned, TemplateToken, learn,
+    learn_sampled,
 };
 pub use tokens::{PageTokens, TokenKind, TokenOptions, tokenize};

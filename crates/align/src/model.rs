@@ -13,10 +13,11 @@
 //! confidence of the template tokens its subtree matched (0 for unmatched tokens), so that a
 //! later smoothing step has a graded signal.
 
-use std::collections::HashMap;
+use std::borrow::Borrow;
 
 use chaff_core::{Evidence, Labels, Meaning, Method, MethodError, PageInput, Role, Scope, Verdict};
 use chaff_dom::Document;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::distill::{DistillOptions, Distilled, distill};
@@ -149,6 +150,18 @@ pub fn sample(n: usize, t: usize, seed: u64) -> Vec<usize> {
 /// Learns a template from the token sequences of a site's pages (all of them; the sample is
 /// drawn here).
 pub fn learn(pages: &[PageTokens], config: &AlignConfig) -> Result<Learned, AlignError> {
+    learn_sampled(pages.len(), |p| &pages[p], config)
+}
+
+/// [`learn`] from `n` pages whose tokens `page(i)` gives: only the sample's pages are asked
+/// for, so a site's other pages need never be tokenised (the method keeps its pages' parses,
+/// shared with the learner's, and tokenises the `t` it draws; with the default `t` = 16 and
+/// 100 pages, a sixth of the tokenising).
+pub fn learn_sampled<T: Borrow<PageTokens>>(
+    n: usize,
+    page: impl Fn(usize) -> T,
+    config: &AlignConfig,
+) -> Result<Learned, AlignError> {
     if config.pages < 2 {
         return Err(AlignError::BadParameter(format!(
             "the number of sample pages must be at least 2, got {}",
@@ -161,16 +174,18 @@ pub fn learn(pages: &[PageTokens], config: &AlignConfig) -> Result<Learned, Alig
             config.keep
         )));
     }
-    if pages.len() < 2 {
-        return Err(AlignError::TooFewPages(pages.len()));
+    if n < 2 {
+        return Err(AlignError::TooFewPages(n));
     }
-    let chosen = sample(pages.len(), config.pages, config.seed);
-    let mut vocab: HashMap<&str, u32> = HashMap::new();
+    let chosen = sample(n, config.pages, config.seed);
+    let sampled: Vec<T> = chosen.iter().map(|&p| page(p)).collect();
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
     let mut names: Vec<&str> = Vec::new();
-    let seqs: Vec<Vec<u32>> = chosen
+    let seqs: Vec<Vec<u32>> = sampled
         .iter()
-        .map(|&p| {
-            pages[p]
+        .map(|tokens| {
+            tokens
+                .borrow()
                 .iter()
                 .map(|tok| {
                     *vocab.entry(tok).or_insert_with(|| {
@@ -212,7 +227,7 @@ pub fn learn(pages: &[PageTokens], config: &AlignConfig) -> Result<Learned, Alig
 #[derive(Clone, Debug)]
 pub struct CompiledAlign {
     model: AlignModel,
-    vocab: HashMap<String, u32>,
+    vocab: FxHashMap<String, u32>,
     template: Vec<u32>,
 }
 
@@ -236,7 +251,7 @@ pub const MAX_TEMPLATE_TOKENS: usize = 100_000;
 impl CompiledAlign {
     /// Interns the template.
     pub fn new(model: AlignModel) -> CompiledAlign {
-        let mut vocab: HashMap<String, u32> = HashMap::new();
+        let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
         let template = model
             .template
             .iter()
@@ -358,7 +373,9 @@ pub struct AlignMethod {
 }
 
 impl Method for AlignMethod {
-    type PageData = PageTokens;
+    /// The page's parse, shared with the learner (not copied): tokenised only if the page
+    /// is drawn into the sample ([`learn_sampled`]).
+    type PageData = Document;
     type Model = AlignModel;
     type Compiled = CompiledAlign;
 
@@ -370,12 +387,14 @@ impl Method for AlignMethod {
         Scope::Site
     }
 
-    fn page_data(&self, page: &PageInput<'_>) -> PageTokens {
-        tokenize(page.doc, &self.config.tokens)
+    fn page_data(&self, page: &PageInput<'_>) -> Document {
+        Document::clone(page.doc)
     }
 
-    fn learn(&self, pages: Vec<PageTokens>) -> Result<AlignModel, MethodError> {
-        Ok(learn(&pages, &self.config).map_err(MethodError::new)?.model)
+    fn learn(&self, pages: Vec<Document>) -> Result<AlignModel, MethodError> {
+        let tokens = |p: usize| tokenize(&pages[p], &self.config.tokens);
+        let learned = learn_sampled(pages.len(), tokens, &self.config);
+        Ok(learned.map_err(MethodError::new)?.model)
     }
 
     fn compile(&self, model: Option<AlignModel>) -> Result<CompiledAlign, MethodError> {
@@ -525,6 +544,50 @@ mod tests {
                 Err(AlignError::BadParameter(_))
             ));
         }
+    }
+
+    /// Of 20 pages, the 5 of the sample are tokenised, each once, and the template is the
+    /// one learned from all 20 pages' tokens.
+    #[test]
+    fn learning_tokenises_only_the_sample() {
+        let docs: Vec<Document> = (0..20)
+            .map(|i| chaff_dom::parse(page(&format!("<p>Story {i} of the day</p>")).as_bytes()))
+            .collect::<Result<_, _>>()
+            .expect("parses");
+        let config = AlignConfig {
+            pages: 5,
+            ..AlignConfig::default()
+        };
+        let asked = std::cell::RefCell::new(Vec::new());
+        let lazily = learn_sampled(
+            docs.len(),
+            |p| {
+                asked.borrow_mut().push(p);
+                tokenize(&docs[p], &config.tokens)
+            },
+            &config,
+        )
+        .expect("learns");
+        let mut asked = asked.into_inner();
+        asked.sort_unstable();
+        let mut chosen = sample(docs.len(), config.pages, config.seed);
+        chosen.sort_unstable();
+        assert_eq!(asked, chosen);
+        let all: Vec<PageTokens> = docs.iter().map(|d| tokenize(d, &config.tokens)).collect();
+        assert_eq!(lazily.model, learn(&all, &config).expect("learns").model);
+        let method = AlignMethod { config };
+        let kept: Vec<Document> = docs
+            .iter()
+            .map(|d| {
+                method.page_data(&PageInput {
+                    doc: d,
+                    view: &chaff_dom::TextView::new(d),
+                    source: None,
+                    url: None,
+                })
+            })
+            .collect();
+        assert_eq!(Method::learn(&method, kept).expect("learns"), lazily.model);
     }
 
     #[test]

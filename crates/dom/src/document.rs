@@ -6,6 +6,7 @@
 //! the ids visits every child before its parent.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use encoding_rs::Encoding;
 use markup5ever::{LocalName, Namespace, local_name, ns};
@@ -152,10 +153,15 @@ pub(crate) const NO_SPAN: u32 = u32::MAX;
 /// A parsed HTML document.
 ///
 /// Built by [`crate::parse()`]; immutable afterwards. All accessors take a [`NodeId`] and are O(1)
-/// except where noted. Cloning copies every node (methods that keep pages while they learn
-/// do).
+/// except where noted. Cloning is cheap: the clones share one immutable tree (site methods
+/// keep the pages they learn from, and the parses kept for extraction are the same pages).
 #[derive(Clone)]
 pub struct Document {
+    pub(crate) data: Arc<DocumentData>,
+}
+
+/// What a [`Document`] holds, shared by its clones.
+pub(crate) struct DocumentData {
     pub(crate) nodes: Vec<Node>,
     pub(crate) attrs: Vec<Attr>,
     /// For each [`ClassId`] but [`ClassId::NONE`], the index into `attrs` of a `class`
@@ -178,9 +184,9 @@ pub struct Document {
 impl std::fmt::Debug for Document {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Document")
-            .field("nodes", &self.nodes.len())
-            .field("encoding", &self.encoding.name())
-            .field("source_len", &self.source_len)
+            .field("nodes", &self.data.nodes.len())
+            .field("encoding", &self.data.encoding.name())
+            .field("source_len", &self.data.source_len)
             .finish()
     }
 }
@@ -189,24 +195,24 @@ impl Document {
     /// Number of nodes, including the root.
     #[inline]
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.data.nodes.len()
     }
 
     /// Always false: a document has at least its root node.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.data.nodes.is_empty()
     }
 
     /// All node ids in document (pre-)order.
     pub fn ids(&self) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
-        (0..self.nodes.len() as u32).map(NodeId)
+        (0..self.data.nodes.len() as u32).map(NodeId)
     }
 
     /// The node's kind.
     #[inline]
     pub fn kind(&self, id: NodeId) -> NodeKind {
-        self.nodes[id.index()].kind
+        self.data.nodes[id.index()].kind
     }
 
     /// True for element nodes.
@@ -224,33 +230,33 @@ impl Document {
     /// The element's local name (lower-case for HTML elements); empty for other nodes.
     #[inline]
     pub fn tag(&self, id: NodeId) -> &str {
-        &self.nodes[id.index()].name
+        &self.data.nodes[id.index()].name
     }
 
     /// The element's local name as an interned atom, for fast comparisons with `local_name!`.
     #[inline]
     pub fn tag_atom(&self, id: NodeId) -> &LocalName {
-        &self.nodes[id.index()].name
+        &self.data.nodes[id.index()].name
     }
 
     /// True if `id` is an HTML element with the given (lower-case) local name.
     #[inline]
     pub fn is_tag(&self, id: NodeId, name: &str) -> bool {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         n.kind == NodeKind::Element && &*n.name == name
     }
 
     /// The element's namespace.
     #[inline]
     pub fn namespace(&self, id: NodeId) -> ElementNs {
-        self.nodes[id.index()].ns
+        self.data.nodes[id.index()].ns
     }
 
     /// The element's attributes in source order; empty for other nodes.
     pub fn attrs(&self, id: NodeId) -> &[Attr] {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         if n.kind == NodeKind::Element {
-            &self.attrs[n.data.0 as usize..n.data.1 as usize]
+            &self.data.attrs[n.data.0 as usize..n.data.1 as usize]
         } else {
             &[]
         }
@@ -260,21 +266,21 @@ impl Document {
     /// ([`ClassId::NONE`] when it has none, an empty one, or is not an element).
     #[inline]
     pub fn class_id(&self, id: NodeId) -> ClassId {
-        ClassId(self.nodes[id.index()].class)
+        ClassId(self.data.nodes[id.index()].class)
     }
 
     /// How many [`ClassId`]s the page uses, [`ClassId::NONE`] included: the rows of a table
     /// indexed by [`ClassId::index`].
     #[inline]
     pub fn class_table_len(&self) -> usize {
-        self.class_attrs.len()
+        self.data.class_attrs.len()
     }
 
     /// The `class` value numbered `class` (empty for [`ClassId::NONE`] or a number the page
     /// does not use).
     pub fn class_value(&self, class: ClassId) -> &str {
-        match self.class_attrs.get(class.index()) {
-            Some(&a) if class != ClassId::NONE => &self.attrs[a as usize].value,
+        match self.data.class_attrs.get(class.index()) {
+            Some(&a) if class != ClassId::NONE => &self.data.attrs[a as usize].value,
             _ => "",
         }
     }
@@ -301,12 +307,14 @@ impl Document {
     /// The data of a text or comment node (or the name of a doctype); empty otherwise.
     #[inline]
     pub fn text(&self, id: NodeId) -> &str {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         match n.kind {
             NodeKind::Text
             | NodeKind::Comment
             | NodeKind::Doctype
-            | NodeKind::ProcessingInstruction => &self.text[n.data.0 as usize..n.data.1 as usize],
+            | NodeKind::ProcessingInstruction => {
+                &self.data.text[n.data.0 as usize..n.data.1 as usize]
+            }
             _ => "",
         }
     }
@@ -314,14 +322,14 @@ impl Document {
     /// The parent, or `None` for the root.
     #[inline]
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
-        let p = self.nodes[id.index()].parent;
+        let p = self.data.nodes[id.index()].parent;
         (p != NO_PARENT).then_some(NodeId(p))
     }
 
     /// One past the last id of the node's subtree: the subtree is `id..subtree_end(id)`.
     #[inline]
     pub fn subtree_end(&self, id: NodeId) -> NodeId {
-        NodeId(self.nodes[id.index()].subtree_end)
+        NodeId(self.data.nodes[id.index()].subtree_end)
     }
 
     /// The ids of the node and all its descendants, in document order.
@@ -330,7 +338,7 @@ impl Document {
         &self,
         id: NodeId,
     ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
-        (id.0..self.nodes[id.index()].subtree_end).map(NodeId)
+        (id.0..self.data.nodes[id.index()].subtree_end).map(NodeId)
     }
 
     /// The ids of the node's descendants (not the node itself).
@@ -339,30 +347,30 @@ impl Document {
         &self,
         id: NodeId,
     ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + use<> {
-        (id.0 + 1..self.nodes[id.index()].subtree_end).map(NodeId)
+        (id.0 + 1..self.data.nodes[id.index()].subtree_end).map(NodeId)
     }
 
     /// Whether `ancestor` is `node` or one of its ancestors. O(1).
     #[inline]
     pub fn contains(&self, ancestor: NodeId, node: NodeId) -> bool {
-        ancestor <= node && node.0 < self.nodes[ancestor.index()].subtree_end
+        ancestor <= node && node.0 < self.data.nodes[ancestor.index()].subtree_end
     }
 
     /// The first child, if any.
     #[inline]
     pub fn first_child(&self, id: NodeId) -> Option<NodeId> {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         (n.subtree_end > id.0 + 1).then_some(NodeId(id.0 + 1))
     }
 
     /// The next sibling, if any.
     #[inline]
     pub fn next_sibling(&self, id: NodeId) -> Option<NodeId> {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         if n.parent == NO_PARENT {
             return None;
         }
-        let parent_end = self.nodes[n.parent as usize].subtree_end;
+        let parent_end = self.data.nodes[n.parent as usize].subtree_end;
         (n.subtree_end < parent_end).then_some(NodeId(n.subtree_end))
     }
 
@@ -378,7 +386,7 @@ impl Document {
         Children {
             doc: self,
             next: id.0 + 1,
-            end: self.nodes[id.index()].subtree_end,
+            end: self.data.nodes[id.index()].subtree_end,
         }
     }
 
@@ -391,14 +399,14 @@ impl Document {
     pub fn ancestors(&self, id: NodeId) -> Ancestors<'_> {
         Ancestors {
             doc: self,
-            next: self.nodes[id.index()].parent,
+            next: self.data.nodes[id.index()].parent,
         }
     }
 
     /// Depth below the root (the root has depth 0).
     #[inline]
     pub fn depth(&self, id: NodeId) -> u32 {
-        self.nodes[id.index()].depth
+        self.data.nodes[id.index()].depth
     }
 
     /// The 1-based source line of the token that created the node, as html5ever's tokenizer
@@ -407,7 +415,7 @@ impl Document {
     /// offsets see [`Document::span`].
     #[inline]
     pub fn source_line(&self, id: NodeId) -> u32 {
-        self.nodes[id.index()].line
+        self.data.nodes[id.index()].line
     }
 
     /// The node's source span: the byte range of the **decoded UTF-8 text** it was parsed from,
@@ -456,13 +464,13 @@ impl Document {
     /// known and, if it is an element with a start tag, the children come after that tag).
     #[inline]
     pub fn span(&self, id: NodeId) -> Option<Range<usize>> {
-        let &(start, end) = self.spans.get(id.index())?;
+        let &(start, end) = self.data.spans.get(id.index())?;
         (start != NO_SPAN).then_some(start as usize..end as usize)
     }
 
     /// Whether spans were recorded at all (they are with the default fast tokenizer).
     pub fn has_spans(&self) -> bool {
-        !self.spans.is_empty()
+        !self.data.spans.is_empty()
     }
 
     /// True when the decoded text is the input byte for byte, so that [`Document::span`]
@@ -471,40 +479,40 @@ impl Document {
     /// [`crate::parse_str`]. False when decoding changed anything (another encoding, a byte
     /// order mark, invalid bytes replaced): then spans index the decoded text only.
     pub fn spans_are_source_bytes(&self) -> bool {
-        self.spans_are_source_bytes
+        self.data.spans_are_source_bytes
     }
 
     /// The byte ranges of the decoded text (the same text [`Document::span`] indexes) that
     /// were taken out as a web archive's inserts ([`crate::archive`],
     /// [`crate::ParseOptions::strip_archive_inserts`]), in order; empty for most pages.
     pub fn archive_inserts(&self) -> &[Range<usize>] {
-        &self.archive_inserts
+        &self.data.archive_inserts
     }
 
     /// The encoding the page was decoded from.
     pub fn encoding(&self) -> &'static Encoding {
-        self.encoding
+        self.data.encoding
     }
 
     /// How the encoding was chosen.
     pub fn encoding_source(&self) -> EncodingSource {
-        self.encoding_source
+        self.data.encoding_source
     }
 
     /// True if invalid byte sequences were replaced during decoding.
     pub fn had_decode_errors(&self) -> bool {
-        self.had_decode_errors
+        self.data.had_decode_errors
     }
 
     /// Length in bytes of the input the document was parsed from.
     pub fn source_len(&self) -> usize {
-        self.source_len
+        self.data.source_len
     }
 
     /// How many nodes were re-attached higher up because the tree was deeper than the
     /// configured maximum depth (see [`crate::ParseOptions::max_depth`]).
     pub fn reparented_for_depth(&self) -> usize {
-        self.reparented
+        self.data.reparented
     }
 
     /// The `<html>` element's `<body>`, if the page has one.
@@ -619,7 +627,7 @@ impl Document {
     /// The byte range of a text node's data inside the document's shared text buffer; used by
     /// consumers that keep per-text-node offsets.
     pub fn text_range(&self, id: NodeId) -> Range<usize> {
-        let n = &self.nodes[id.index()];
+        let n = &self.data.nodes[id.index()];
         match n.kind {
             NodeKind::Text | NodeKind::Comment => n.data.0 as usize..n.data.1 as usize,
             _ => 0..0,
@@ -643,7 +651,7 @@ impl Iterator for Children<'_> {
             return None;
         }
         let id = NodeId(self.next);
-        self.next = self.doc.nodes[id.index()].subtree_end;
+        self.next = self.doc.data.nodes[id.index()].subtree_end;
         Some(id)
     }
 }
@@ -663,7 +671,26 @@ impl Iterator for Ancestors<'_> {
             return None;
         }
         let id = NodeId(self.next);
-        self.next = self.doc.nodes[id.index()].parent;
+        self.next = self.doc.data.nodes[id.index()].parent;
         Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A clone is the same tree, not a copy of it: its text and attributes are the very
+    /// bytes of the original's.
+    #[test]
+    fn clones_share_the_tree() {
+        let doc = crate::parse(b"<p class=lead>Shared words</p>").expect("parses");
+        let copy = doc.clone();
+        let p = doc.ids().find(|&id| doc.is_tag(id, "p")).expect("has a p");
+        let text = doc.children(p).next().expect("has text");
+        assert_eq!(copy.text(text), "Shared words");
+        assert!(std::ptr::eq(doc.text(text), copy.text(text)));
+        assert!(std::ptr::eq(
+            doc.attr(p, "class").expect("has a class"),
+            copy.attr(p, "class").expect("has a class")
+        ));
     }
 }

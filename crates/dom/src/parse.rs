@@ -51,7 +51,9 @@ use markup5ever::{LocalName, TokenizerResult};
 use rustc_hash::FxHashMap;
 
 use crate::archive;
-use crate::document::{Attr, ClassId, Document, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind};
+use crate::document::{
+    Attr, ClassId, Document, DocumentData, ElementNs, NO_PARENT, NO_SPAN, Node, NodeKind,
+};
 use crate::encoding::{self, Decoded};
 use crate::error::DomError;
 use crate::tokenize::{SpanKind, SpanSink, utf8_len};
@@ -318,7 +320,9 @@ fn build(
     doc.encoding_source = decoded.source;
     doc.had_decode_errors = decoded.had_errors;
     doc.source_len = source_len;
-    Ok(doc)
+    Ok(Document {
+        data: std::sync::Arc::new(doc),
+    })
 }
 
 const NONE: u32 = u32::MAX;
@@ -1531,7 +1535,7 @@ impl Sink<'_> {
     /// Template contents are emitted as children of their `<template>` element. Nodes deeper
     /// than `max_depth` become following siblings of their nearest allowed ancestor. Recorded
     /// spans are shifted by `base` and widened to cover the element's children.
-    fn into_document(self, max_depth: u32, base: u32, mend: bool) -> Document {
+    fn into_document(self, max_depth: u32, base: u32, mend: bool) -> DocumentData {
         let span_source_len = self.spans.as_ref().map(|sp| sp.src.len() as u32);
         let mut bnodes = self.nodes.into_inner();
         let names = self.names.into_inner();
@@ -1662,7 +1666,7 @@ impl Sink<'_> {
             spans[0] = (0, base + len);
         }
 
-        Document {
+        DocumentData {
             nodes,
             attrs,
             class_attrs: classes.attrs,

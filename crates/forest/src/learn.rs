@@ -68,7 +68,9 @@
 //! their bodies (their nouns are mostly drawn apart from the article's recurring ones),
 //! which is why no signifier-based test sees them.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
+
+use rustc_hash::FxHashMap;
 
 use chaff_core::PageInput;
 use chaff_dom::{Document, NodeId, XPath};
@@ -272,7 +274,7 @@ pub fn learn(
         })
         .collect();
 
-    let mut patterns: HashMap<(ElementType, u32), Stats> = HashMap::new();
+    let mut patterns: FxHashMap<(ElementType, u32), Stats> = FxHashMap::default();
     for (pi, ((page, pterms), sigs)) in pages.iter().zip(&terms).zip(&signifiers).enumerate() {
         scan_page(pi, page.doc, pterms, sigs, config, &mut patterns);
     }
@@ -493,9 +495,9 @@ fn scan_page(
     terms: &PageTerms,
     sigs: &Signifiers,
     config: &ForestConfig,
-    patterns: &mut HashMap<(ElementType, u32), Stats>,
+    patterns: &mut FxHashMap<(ElementType, u32), Stats>,
 ) {
-    let index: HashMap<u32, u32> = sigs
+    let index: FxHashMap<u32, u32> = sigs
         .iter()
         .enumerate()
         .map(|(i, (t, _))| (*t, i as u32))

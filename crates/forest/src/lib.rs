@@ -81,7 +81,8 @@ pub struct ForestMethod {
 }
 
 /// What FOREST keeps of a page while learning: the page itself (signifiers need every
-/// page's terms before any page's paths can be weighed).
+/// page's terms before any page's paths can be weighed). The parse is shared with the
+/// learner's, not copied ([`Document`] clones share one tree); the text view is copied.
 #[derive(Clone, Debug)]
 pub struct ForestPage {
     doc: Document,

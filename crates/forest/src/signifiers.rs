@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::ForestError;
 use crate::page::PageTerms;
 use crate::terms::Vocabulary;
@@ -20,9 +22,9 @@ pub type Signifiers = Vec<(u32, f64)>;
 /// The top-`k` tf-idf terms of each page.
 pub(crate) fn tf_idf(pages: &[PageTerms], vocab_len: usize, k: usize) -> Vec<Signifiers> {
     let mut df = vec![0u32; vocab_len];
-    let mut counts: Vec<HashMap<u32, u32>> = Vec::with_capacity(pages.len());
+    let mut counts: Vec<FxHashMap<u32, u32>> = Vec::with_capacity(pages.len());
     for page in pages {
-        let mut tf: HashMap<u32, u32> = HashMap::new();
+        let mut tf: FxHashMap<u32, u32> = FxHashMap::default();
         for &t in &page.terms {
             *tf.entry(t).or_default() += 1;
         }

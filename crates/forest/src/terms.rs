@@ -9,7 +9,7 @@
 //! the language. Every distinct lower-cased token is analysed once per language: the
 //! [`Vocabulary`] caches the term it maps to, so a site's pages cost a hash lookup per token.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -84,9 +84,9 @@ pub fn detect_language(text: &str) -> &'static str {
 /// The analysis of one language: its stop words, its stemmer and a cache from lower-cased
 /// token to term.
 struct Language {
-    stop: HashSet<&'static str>,
+    stop: FxHashSet<&'static str>,
     stemmer: Option<Stemmer>,
-    cache: HashMap<String, Option<u32>>,
+    cache: FxHashMap<String, Option<u32>>,
 }
 
 impl Language {
@@ -99,7 +99,7 @@ impl Language {
         Language {
             stop,
             stemmer: algorithm.map(Stemmer::create),
-            cache: HashMap::new(),
+            cache: FxHashMap::default(),
         }
     }
 }
@@ -108,9 +108,9 @@ impl Language {
 /// per-language analysis caches.
 #[derive(Default)]
 pub struct Vocabulary {
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     terms: Vec<String>,
-    languages: HashMap<&'static str, Language>,
+    languages: FxHashMap<&'static str, Language>,
     lower: String,
 }
 
@@ -151,7 +151,13 @@ impl Vocabulary {
             .filter(|t| !t.is_empty())
         {
             lower.clear();
-            lower.extend(token.chars().flat_map(char::to_lowercase));
+            if token.is_ascii() {
+                // The same as the general case for ASCII, without decoding characters.
+                lower.push_str(token);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.extend(token.chars().flat_map(char::to_lowercase));
+            }
             if let Some(hit) = lang.cache.get(lower.as_str()) {
                 out.extend(*hit);
                 continue;
