@@ -42,7 +42,18 @@
 //!   its DFA states also tell the expressions apart, so it builds more of them (the
 //!   synthetic site: 206-291 ms against 130-224 ms for the plain alternation). The tests
 //!   keep it as the reference (`per_expression`);
-//! * the plain alternation of all expressions, forward and reverse (the numbers above).
+//! * the plain alternation of all expressions, forward and reverse (the numbers above);
+//! * remembering, per position of the text, the state each reverse scan was in there and the
+//!   start it went on to find, so that a later scan reaching a position in a remembered state
+//!   stops and takes that answer (session of 2026-12-06, `cleanprobe` on christianbook's
+//!   profile of 517 expressions and 100 pages: the same matches, no faster). Of the 53,400
+//!   scans of a round, 19,000 met an earlier scan's state, but only near their ends: 1.45 MB
+//!   of steps against 1.42 MB. Scans from different ends follow different sets of expression
+//!   positions until those die out. Nor do ends bunch within whitespace runs, where
+//!   expressions ending in `\s*` or `(?:\s+|$)` might share one scan: 1 end in 58 shares its
+//!   run with the end before it. A scan walks 27 bytes on average; matching the 100 pages
+//!   (1.0 MB forward, 1.42 MB of reverse steps) takes 52-55 ms after compiling, the
+//!   transition tables' cache misses, as above.
 
 use std::ops::Range;
 use std::sync::Mutex;
