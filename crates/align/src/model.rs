@@ -374,7 +374,11 @@ pub struct AlignMethod {
 
 impl Method for AlignMethod {
     /// The page's parse, shared with the learner (not copied): tokenised only if the page
-    /// is drawn into the sample ([`learn_sampled`]).
+    /// is drawn into the sample ([`learn_sampled`]). Beside FOREST, which keeps the parses
+    /// too, this holds nothing more; learning with alignment alone holds a site's parses
+    /// until the site is learned, where it held their token sequences (`chaff extract
+    /// --learn --method align` over Dragnet and trafilatura-eval, 2,371 pages: 0.65 GB peak
+    /// against 0.58 GB, 6.3 s against 7.1 s wall, the same records).
     type PageData = Document;
     type Model = AlignModel;
     type Compiled = CompiledAlign;
