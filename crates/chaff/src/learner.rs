@@ -8,10 +8,10 @@
 //! pages (but for the parses [`Learner::learn_sites_keeping`] keeps for extraction, within
 //! its budget). Methods that learn from the parse itself (FOREST; alignment, which tokenises
 //! only the pages it samples) keep a clone of it, which shares the tree: a page's parse is
-//! held once however many methods and the extraction keep it. When the number of pages of each site is known up front
-//! ([`Learner::learn_counted`]) a site is learned as soon as its last page has been read and
-//! its material freed: on an input grouped by site (a per-site crawl, a folder per site)
-//! memory then holds one site's material at a time.
+//! held once however many methods and the extraction keep it. When the number of pages of
+//! each site is known up front ([`Learner::learn_counted`]) a site is learned as soon as its
+//! last page has been read and its material freed: on an input grouped by site (a per-site
+//! crawl, a folder per site) memory then holds one site's material at a time.
 
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};

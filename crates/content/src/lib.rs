@@ -131,11 +131,11 @@
 //! 0.935 to 0.928, CleanEval 0.904 to 0.904, CleanPortalEval 0.910 to 0.909; wcxb-dev's
 //! cross-validation 0.835 to 0.827 (fold 1 0.831 to 0.815). That move is the refit's, not the
 //! reading's: the previous code's recipe writes the earlier fold-1 model again byte for byte,
-//! and that model extracts fold 1 read the new way at 0.831, as before. Part of that is the
-//! deal: [`train::fit`] deals pages to its out-of-fold halves by position, so the added page
-//! moved every page after it to the other half. But a branch that dealt them by site and took
-//! the histogram cuts from rows chosen by their values, rounded to two significant digits, was
-//! no steadier: the same added page left the first tree as it was and parted the second at a
+//! and that model extracts fold 1 read the new way at 0.831, as before. Part of the first of
+//! those moves (the one that read page 4020) is the deal: [`train::fit`] deals pages to its
+//! out-of-fold halves by position, so the added page moved every page after it to the other
+//! half. But a branch that dealt them by site and took the histogram cuts from rows chosen
+//! by their values, rounded to two significant digits, was no steadier: the same added page left the first tree as it was and parted the second at a
 //! split five levels down where another feature's gain, nearly tied with it, came out ahead;
 //! from there each tree fits a different residual, and 805 of the 1,381 Dragnet pages read
 //! differently. The variants in the tables above differ by less than this spread on one fold,

@@ -68,11 +68,12 @@ pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'
         valid_utf8,
     } = sniff(bytes, transport_charset);
     let body = &bytes[skip..];
-    let as_is = valid_utf8.or_else(|| {
-        (encoding == UTF_8)
-            .then(|| std::str::from_utf8(body).ok())
-            .flatten()
-    });
+    // A BOM or a declaration chose UTF-8 without sniffing checking the bytes.
+    let as_is = match valid_utf8 {
+        Some(text) => Some(text),
+        None if encoding == UTF_8 => std::str::from_utf8(body).ok(),
+        None => None,
+    };
     if let Some(text) = as_is {
         return Decoded {
             text: Cow::Borrowed(text),
