@@ -53,7 +53,7 @@ pub const FORMAT: &str = "chaff-profile";
 /// The profile format version this build writes and the newest it reads (2: templates).
 pub const VERSION: u32 = 2;
 /// The largest profile read, in bytes (64 MiB); learned profiles are far smaller (536 KB for
-/// a shop site learned from 200 pages, see the README's hardening notes).
+/// a shop site learned from 200 pages, see the hardening notes in MEASUREMENTS.md).
 pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
 
 fn too_large(origin: &str, bytes: u64) -> Error {

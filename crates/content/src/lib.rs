@@ -63,7 +63,7 @@
 //! evidence. On the first domain-disjoint fold it looked like a gain (both fold models trained
 //! the same day): WCXB F1 0.826 -> 0.833, the fold's held-out Dragnet training sites page by
 //! page 0.949 -> 0.963 (precision 0.921 -> 0.948), with site evidence 0.963 -> 0.964. Over all
-//! five folds WCXB F1 was 0.832, as main's recipe's fold models score it (the README's figure;
+//! five folds WCXB F1 was 0.832, as main's recipe's fold models score it (the published figure;
 //! per type within 0.014: forums 0.493 -> 0.507, collections 0.639 -> 0.646, listings 0.648 ->
 //! 0.643; snippets 0.751 -> 0.750 found, 0.051 both kept), and the held-out Dragnet training
 //! sites of all five folds (`site_cv.py`, 414 pages of 59 sites, both recipes' fold models

@@ -107,7 +107,7 @@
 //! too (each distinct `class` value scanned once, runs of siblings compared by numbers,
 //! children counted at their parent, tags compared as atoms, months and pronouns looked up
 //! only where a word starts with one of their first letters, words counted in byte lanes).
-//! Its share of the metadata's time is in the README's cost row (`chaff-lab bench output`,
+//! Its share of the metadata's time is in MEASUREMENTS.md's cost row (`chaff-lab bench output`,
 //! and a profile of it).
 //!
 //! Per type (recall, kept, usual deal): article 0.96, collection 0.78, documentation 0.84,

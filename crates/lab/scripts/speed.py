@@ -1,5 +1,5 @@
-"""chaff's speed beside resiliparse's on the same pages, one core, in one run: the README's
-speed row. For each set and round, resiliparse is timed as ../shared/tools/run_anchors.py
+"""chaff's speed beside resiliparse's on the same pages, one core, in one run: the speed row of
+MEASUREMENTS.md. For each set and round, resiliparse is timed as ../shared/tools/run_anchors.py
 times a Python extractor (the extraction calls alone), and chaff as it times chaff (one
 `chaff extract` process over the pages written as files, RAYON_NUM_THREADS=1, start-up,
 reading and writing included), once with its full records and once with `--no-metadata`
