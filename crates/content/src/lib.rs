@@ -135,12 +135,13 @@
 //! those moves (the one that read page 4020) is the deal: [`train::fit`] deals pages to its
 //! out-of-fold halves by position, so the added page moved every page after it to the other
 //! half. But a branch that dealt them by site and took the histogram cuts from rows chosen
-//! by their values, rounded to two significant digits, was no steadier: the same added page left the first tree as it was and parted the second at a
-//! split five levels down where another feature's gain, nearly tied with it, came out ahead;
-//! from there each tree fits a different residual, and 805 of the 1,381 Dragnet pages read
-//! differently. The variants in the tables above differ by less than this spread on one fold,
-//! so their order is weak evidence; a change to the recipe is judged on training data with the
-//! spread in mind, and a refit's test figures are reported as they fall.
+//! by their values, rounded to two significant digits, was no steadier: the same added page
+//! left the first tree as it was and parted the second at a split five levels down where
+//! another feature's gain, nearly tied with it, came out ahead; from there each tree fits a
+//! different residual, and 805 of the 1,381 Dragnet pages read differently. The variants in
+//! the tables above differ by less than this spread on one fold, so their order is weak
+//! evidence; a change to the recipe is judged on training data with the spread in mind, and a
+//! refit's test figures are reported as they fall.
 //!
 //! Missing inputs are not zeros: the tree ensemble gives them a bin of their own, so a page
 //! with no site evidence is judged exactly as without site inputs.

@@ -70,10 +70,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use rustc_hash::FxHashMap;
-
 use chaff_core::PageInput;
 use chaff_dom::{Document, NodeId, XPath};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::ForestError;
