@@ -241,9 +241,14 @@ pub struct SuffixArgs {
     #[arg(long, value_name = "SHARE", value_parser = share)]
     line_coverage: Option<f64>,
     /// Text view: no locality rules; remove every match and merge intervals across
-    /// --merge-gap only, as the thesis prints the method.
+    /// --merge-gap only, as the thesis prints the method (implies --regex-matching).
     #[arg(long)]
     plain: bool,
+    /// Match the expressions as regexes on the page's text, as the thesis does, instead of
+    /// the mined token strings on its tokens (faster; they differ only where mutable
+    /// patterns overlap).
+    #[arg(long)]
+    regex_matching: bool,
 }
 
 impl SuffixArgs {
@@ -278,6 +283,7 @@ impl SuffixArgs {
         if let Some(g) = args.merge_gap {
             config.clean.merge_gap = g;
         }
+        config.clean.regex_matching = args.regex_matching || args.plain;
         if args.plain {
             config.clean.locality = false;
             config.clean.merge_gap = args.merge_gap.unwrap_or(0);

@@ -245,6 +245,50 @@ fn alignment_method_alone_and_beside_the_suffix_method() {
     }
 }
 
+/// The suffix method matches its strings on tokens unless asked for the thesis's regexes
+/// (`--regex-matching`, implied by `--plain`); the profile records the choice, and on a
+/// synthetic site both give the same extraction.
+#[test]
+fn suffix_regex_matching_is_recorded_and_agrees() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = synthetic_site(tmp.path(), 6, 5);
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&site)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    let page = pages[3].clone();
+    let mut outputs = Vec::new();
+    for flags in [&[][..], &["--regex-matching"][..], &["--plain"][..]] {
+        let profile = tmp.path().join(format!("p{}.json", outputs.len()));
+        let mut args = vec!["learn", "-q", "--method", "suffix", "-o", path(&profile)];
+        args.extend_from_slice(flags);
+        args.push(path(&site));
+        let o = run(&args);
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&profile).unwrap()).unwrap();
+        let recorded = &json["methods"]["suffix"]["clean"]["regex_matching"];
+        assert_eq!(
+            recorded.as_bool().unwrap_or(false),
+            !flags.is_empty(),
+            "{flags:?}"
+        );
+        let o = run(&[
+            "extract",
+            "--profile",
+            path(&profile),
+            "--method",
+            "suffix",
+            path(&page),
+        ]);
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        outputs.push(stdout(&o));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert!(outputs[0].split_whitespace().count() > 15, "{}", outputs[0]);
+}
+
 #[test]
 fn raw_view_and_plain_text_pages() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,4 +1,9 @@
-//! Cleaning by interval union (thesis §3.4.1).
+//! Cleaning by interval union (thesis §3.4.1), with the expressions as regexes.
+//!
+//! Profiles whose expressions [`crate::tokenmatch`] can read back as token strings are
+//! matched there, at a third to a fifth of the cost; this engine serves the others and
+//! [`crate::CleanParams::regex_matching`], and is the reference the token matcher is tested
+//! against.
 //!
 //! Applying expressions one after another on the text each leaves behind makes the result
 //! depend on their order (the thesis's `aabb` example). The thesis's remedy: match every

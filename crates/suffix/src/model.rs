@@ -11,11 +11,12 @@ use chaff_dom::{Document, NodeId, NodeKind, TextView};
 use serde::{Deserialize, Serialize};
 
 use crate::SuffixError;
-use crate::clean::Cleaner;
+use crate::clean::{self, Cleaner};
 use crate::cutoff::Histogram;
 use crate::mine::{MiningParams, mine};
 use crate::mutable::{self, MutablePattern, MutableSet, placeholder_index};
 use crate::regexgen;
+use crate::tokenmatch::TokenMatcher;
 use crate::tokens::{TokenizerSpec, build_corpus};
 
 /// What string of a page the method mines and cleans.
@@ -68,6 +69,14 @@ pub struct CleanParams {
     /// intervals are merged across `merge_gap` as in the raw view: the method as printed.
     #[serde(default = "yes")]
     pub locality: bool,
+    /// Match the expressions as regexes on the text, as the thesis does, rather than their
+    /// strings on the page's tokens ([`crate::tokenmatch`], which says where the two differ).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub regex_matching: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn yes() -> bool {
@@ -83,12 +92,14 @@ impl CleanParams {
                 link_gap: 1000,
                 line_coverage: 0.5,
                 locality: true,
+                regex_matching: false,
             },
             View::Raw => CleanParams {
                 merge_gap: 0,
                 link_gap: 0,
                 line_coverage: 0.0,
                 locality: false,
+                regex_matching: false,
             },
         }
     }
@@ -287,15 +298,39 @@ pub fn default_min_sites(sites: usize) -> usize {
 #[derive(Debug)]
 pub struct CompiledSuffix {
     model: SuffixModel,
-    cleaner: Cleaner,
+    matcher: Matcher,
+}
+
+/// How a compiled model finds its matches.
+#[derive(Debug)]
+enum Matcher {
+    /// The mined strings on the page's tokens (the default where the model allows it).
+    Tokens(Box<TokenMatcher>),
+    /// The expressions as regexes on the text.
+    Regex(Box<Cleaner>),
 }
 
 impl CompiledSuffix {
-    /// Compiles a model's expressions.
+    /// Compiles a model: its strings for matching on tokens where it can be
+    /// ([`TokenMatcher::new`] says when) and [`CleanParams::regex_matching`] is off, else its
+    /// expressions as regexes.
     pub fn new(model: SuffixModel) -> Result<CompiledSuffix, SuffixError> {
-        let regexes: Vec<&str> = model.expressions.iter().map(|e| e.regex.as_str()).collect();
-        let cleaner = Cleaner::new(&regexes).map_err(SuffixError::Config)?;
-        Ok(CompiledSuffix { model, cleaner })
+        let tokens = if model.clean.regex_matching {
+            None
+        } else {
+            TokenMatcher::new(&model).ok()
+        };
+        let matcher = match tokens {
+            Some(t) => Matcher::Tokens(Box::new(t)),
+            None => {
+                let regexes: Vec<&str> =
+                    model.expressions.iter().map(|e| e.regex.as_str()).collect();
+                Matcher::Regex(Box::new(
+                    Cleaner::new(&regexes).map_err(SuffixError::Config)?,
+                ))
+            }
+        };
+        Ok(CompiledSuffix { model, matcher })
     }
 
     /// The model.
@@ -303,33 +338,40 @@ impl CompiledSuffix {
         &self.model
     }
 
+    /// Whether matching runs on tokens ([`crate::tokenmatch`]) rather than regexes.
+    pub fn matches_tokens(&self) -> bool {
+        matches!(self.matcher, Matcher::Tokens(_))
+    }
+
     /// The intervals of `text` to remove.
     pub fn intervals(&self, text: &str) -> Vec<Range<usize>> {
-        self.cleaner
-            .intervals(text, self.model.clean.merge_gap as usize)
+        clean::merge_gaps(
+            text,
+            self.matches(text),
+            self.model.clean.merge_gap as usize,
+        )
     }
 
     /// All match intervals of `text`, unioned but not merged.
     pub fn matches(&self, text: &str) -> Vec<Range<usize>> {
-        self.cleaner.matches(text)
+        match &self.matcher {
+            Matcher::Tokens(t) => t.matches(text),
+            Matcher::Regex(c) => c.matches(text),
+        }
     }
 
     /// `text` without its template intervals (the raw view's output).
     pub fn clean_text(&self, text: &str) -> String {
-        self.cleaner
-            .clean(text, self.model.clean.merge_gap as usize)
+        clean::remove(text, &self.intervals(text))
     }
 
     /// Labels a page from the matches on its visible-text view.
     pub fn label_view(&self, doc: &Document, view: &TextView) -> Labels {
         let clean = &self.model.clean;
         if clean.locality {
-            labels_from_intervals(doc, view, &self.cleaner.matches(view.text()), clean)
+            labels_from_intervals(doc, view, &self.matches(view.text()), clean)
         } else {
-            let intervals = self
-                .cleaner
-                .intervals(view.text(), clean.merge_gap as usize);
-            plain_labels(doc, view, &intervals)
+            plain_labels(doc, view, &self.intervals(view.text()))
         }
     }
 }
