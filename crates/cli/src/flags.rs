@@ -229,6 +229,10 @@ pub struct SuffixArgs {
     /// Ignore strings of fewer tokens.
     #[arg(long, default_value_t = 2, value_name = "N")]
     min_tokens: u32,
+    /// Text view: mine only the strings above the cutoff, not also the rarer ones that
+    /// continue a template string on its line (implied by --plain).
+    #[arg(long)]
+    no_continuations: bool,
     /// Merge removals closer than this many characters (default: 60 in the text view, 0 in
     /// the raw view).
     #[arg(long, value_name = "CHARS")]
@@ -240,8 +244,9 @@ pub struct SuffixArgs {
     /// 0.5; 0 removes every match).
     #[arg(long, value_name = "SHARE", value_parser = share)]
     line_coverage: Option<f64>,
-    /// Text view: no locality rules; remove every match and merge intervals across
-    /// --merge-gap only, as the thesis prints the method (implies --regex-matching).
+    /// Text view: no locality rules and no continuations; remove every match and merge
+    /// intervals across --merge-gap only, as the thesis prints the method (implies
+    /// --regex-matching).
     #[arg(long)]
     plain: bool,
     /// Match the expressions as regexes on the page's text, as the thesis does, instead of
@@ -280,6 +285,7 @@ impl SuffixArgs {
         };
         config.mining.min_docs = args.min_docs;
         config.mining.min_tokens = args.min_tokens;
+        config.mining.line_continuations = !(args.no_continuations || args.plain);
         if let Some(g) = args.merge_gap {
             config.clean.merge_gap = g;
         }

@@ -15,7 +15,9 @@
 //! 3. [`repeats`]: every maximal repeated string with its number of occurrences and of
 //!    distinct documents, in one pass over the LCP array;
 //! 4. [`mine`]: drop strings shorter than two tokens or in too few documents, histogram the
-//!    rest by document share in 100 bins, and cut it where eq. 3.1 says ([`cutoff`]);
+//!    rest by document share in 100 bins, and cut it where eq. 3.1 says ([`cutoff`]); in the
+//!    visible-text view, also keep the rarer strings that continue a template string on its
+//!    line;
 //! 5. [`model`]: cross-site filtering of strings common to many sites, and synthesis of the
 //!    cleaning expressions ([`regexgen`]);
 //! 6. [`tokenmatch`]: the mined strings matched on a page's tokens in one pass (an
@@ -40,6 +42,9 @@
 //! * a page is matched against the mined token strings, not their regexes: the same
 //!   intervals but where mutable patterns overlap, at a third to a fifth of the cost
 //!   ([`tokenmatch`]);
+//! * in that view, a string under the cutoff that starts with a template string and stays on
+//!   its line is kept too: a template's variant on a few pages ("| Last updated «date»" after
+//!   "Posted on «date»") ([`mine`]; `--no-continuations` or `--plain` mine as the thesis does);
 //! * in the text view, matches become removals through locality rules
 //!   ([`model::CleanParams`], [`model::labels_from_intervals`]): the thesis's two future-work
 //!   heuristics made concrete with the view's lines and links (line coverage; gap merging after
