@@ -756,3 +756,55 @@ fn markdown_without_links_or_images() {
     };
     assert_eq!(text(&["--no-links", "--no-images"]), text(&[]));
 }
+
+#[test]
+fn continuations_are_mined_unless_the_thesis_s_mining_is_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
+        seed: 4,
+        site_index: 0,
+        pages: 20,
+        archive: None,
+        style: Some(chaff_synth::Style::DivSoup),
+        domain: None,
+    });
+    let dir = tmp.path().join(&site.domain);
+    chaff_synth::write_site(&site, &dir).expect("write site");
+    std::fs::remove_file(dir.join("labels.json")).expect("remove sidecar");
+    let learn = |name: &str, extra: &[&str]| {
+        let profile = tmp.path().join(name);
+        let mut args = vec!["learn", "-q", "--method", "suffix", "-o", path(&profile)];
+        args.extend_from_slice(extra);
+        args.push(path(&dir));
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&profile).unwrap()).unwrap();
+        let suffix = json["methods"]["suffix"].clone();
+        let texts: Vec<String> = suffix["expressions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["text"].as_str().unwrap().to_string())
+            .collect();
+        (suffix["mining"]["line_continuations"].as_bool(), texts)
+    };
+    let (on, with) = learn("default.json", &[]);
+    let (off, without) = learn("thesis.json", &["--no-continuations"]);
+    let (plain, plain_texts) = learn("plain.json", &["--plain"]);
+    assert_eq!((on, off, plain), (Some(true), Some(false), Some(false)));
+    assert_eq!(plain_texts, without);
+    // The thesis's strings are all kept; the continuations come on top of them.
+    assert!(without.iter().all(|t| with.contains(t)));
+    let extra: Vec<&String> = with.iter().filter(|t| !without.contains(t)).collect();
+    assert!(!extra.is_empty());
+    // Each continues one of the thesis's strings, on that string's line.
+    for t in extra {
+        let prefix = without
+            .iter()
+            .filter(|w| t.starts_with(w.as_str()) && w.len() < t.len())
+            .max_by_key(|w| w.len())
+            .unwrap_or_else(|| panic!("{t:?} continues no template string"));
+        assert!(!t[prefix.len()..].contains('\n'), "{t:?}");
+    }
+}
