@@ -34,6 +34,22 @@
 //! line whole, against 0.73 for a short date line removed whole on the same site), and content
 //! words removed rose to 0.08% with continuations forwards only, 0.11% with continuations
 //! backwards from a template string as well, which took headlines and sentences.
+//!
+//! The continuations are many: frequent short phrases of running text ("of the") are
+//! template strings on a site of similar pages, and every phrase they begin on two pages
+//! continues them. A 100-page synthetic site's expressions go from 169 to 1,529 and SWDE
+//! christianbook's first 100 pages' from 466 to 1,119. Matched as regexes
+//! ([`crate::clean`]), whose automata grow with them, that cost too much: site learning and
+//! extraction against page by page (`chaff-lab bench site --rounds 5`, SWDE booksamillion,
+//! christianbook, the synthetic site, MSNBC's 30 pages; the same hour) went from 2.43x,
+//! 2.97x, 2.78x and 2.97x to 2.84x, 3.50x, 5.35x and 3.14x, over issue 16's 3x, and the change
+//! was first set aside. Matched as token strings ([`crate::tokenmatch`]), where a string
+//! costs a few automaton states and a page's tokens are read once whatever their number, it
+//! costs little: 2.17x, 2.34x, 2.33x and 2.54x without continuations, 2.26x, 2.40x, 2.49x and
+//! 2.52x with them (2026-12-06, 20:44 and 20:53 UTC). Continuing only template strings that
+//! begin a line was also tried, to have fewer: still 475 and 1,211 expressions (date lines'
+//! variants, "Share this: Digg ..." lines, headlines whose first words begin lines on many
+//! pages).
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
