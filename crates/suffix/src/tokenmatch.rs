@@ -68,7 +68,6 @@ use crate::tokens::LINE;
 pub const MAX_TOKENS: usize = 1 << 24;
 
 /// The mined strings of a model, compiled for matching on tokens.
-#[derive(Debug)]
 pub struct TokenMatcher {
     lines: bool,
     mutable: MutableSet,
@@ -77,6 +76,15 @@ pub struct TokenMatcher {
     /// The symbol of the line token, if any string holds one.
     line: Option<u32>,
     automaton: Automaton,
+}
+
+impl std::fmt::Debug for TokenMatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenMatcher")
+            .field("symbols", &self.symbols.len())
+            .field("states", &self.automaton.fail.len())
+            .finish()
+    }
 }
 
 /// Why a model's expressions cannot be matched on tokens.
@@ -323,7 +331,6 @@ fn placeholder_at(text: &str, model: &SuffixModel) -> Option<(usize, usize)> {
 
 /// An Aho–Corasick automaton over symbols, with the length of the longest string ending at
 /// each state.
-#[derive(Debug)]
 struct Automaton {
     /// The root's transitions, by symbol (the root has most symbols as children).
     root: Vec<u32>,
