@@ -60,7 +60,7 @@ use rustc_hash::FxHashMap;
 use crate::model::SuffixModel;
 use crate::mutable::{MutableSet, placeholder};
 use crate::regexgen;
-use crate::tokens::LINE;
+use crate::tokens::{LINE, Tokenizer};
 
 /// The most tokens all of a model's strings may hold (about 16 million): the automaton has a
 /// state per token at most. A profile past it (profiles are untrusted input) goes to the
@@ -69,6 +69,7 @@ pub const MAX_TOKENS: usize = 1 << 24;
 
 /// The mined strings of a model, compiled for matching on tokens.
 pub struct TokenMatcher {
+    tokenizer: Tokenizer,
     lines: bool,
     mutable: MutableSet,
     /// Normalised token text to symbol.
@@ -130,11 +131,13 @@ impl TokenMatcher {
             )));
         }
         let mutable = MutableSet::new(model.mutable.clone()).map_err(NotTokenMatchable)?;
-        Ok(TokenMatcher::build(&strings, mutable, spec.lines))
+        let tokenizer = spec.compile().map_err(NotTokenMatchable)?;
+        Ok(TokenMatcher::build(&strings, tokenizer, mutable))
     }
 
     /// The matcher of normalised token strings (line tokens are [`LINE`]).
-    fn build(strings: &[Vec<String>], mutable: MutableSet, lines: bool) -> TokenMatcher {
+    fn build(strings: &[Vec<String>], tokenizer: Tokenizer, mutable: MutableSet) -> TokenMatcher {
+        let lines = tokenizer.lines();
         let mut symbols: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let ids: Vec<Vec<u32>> = strings
             .iter()
@@ -153,6 +156,7 @@ impl TokenMatcher {
             None
         };
         TokenMatcher {
+            tokenizer,
             lines,
             mutable,
             automaton: Automaton::new(&ids, symbols.len()),
@@ -183,75 +187,63 @@ impl TokenMatcher {
             if start >= end {
                 continue;
             }
-            match out.last_mut() {
-                Some(last) if start <= last.end => {
-                    last.start = last.start.min(start);
-                    last.end = last.end.max(end);
-                    // A wider match may swallow earlier intervals.
-                    while out.len() > 1 && out[out.len() - 2].end >= out[out.len() - 1].start {
-                        let Some(top) = out.pop() else { break };
-                        if let Some(prev) = out.last_mut() {
-                            prev.start = prev.start.min(top.start);
-                            prev.end = prev.end.max(top.end);
-                        }
-                    }
+            // Ends only grow, so the new interval reaches past every earlier one; it absorbs
+            // those it touches, however far back its start reaches.
+            let mut start = start;
+            while let Some(last) = out.last() {
+                if last.end < start {
+                    break;
                 }
-                _ => out.push(start..end),
+                start = start.min(last.start);
+                out.pop();
             }
+            out.push(start..end);
         }
         out
     }
 
-    /// The page's tokens, as mining saw them, with where they lie.
+    /// The page's tokens, as mining saw them, with where they lie; and line tokens at the
+    /// text's ends where it starts or ends with a line break (or is one), which mining never
+    /// gives but a regex of a string starting or ending with a line token matches.
     fn tokens(&self, text: &str) -> Vec<PageToken> {
-        let base = text.as_ptr() as usize;
         let mut out: Vec<PageToken> = Vec::with_capacity(text.len() / 5);
         let mut seen: FxHashMap<&str, Option<u32>> = FxHashMap::default();
         let mut buf = String::new();
         let mut previous_end = 0usize;
-        for word in text.split(char::is_whitespace) {
-            if word.is_empty() {
-                continue;
+        let line_at = |range: Range<usize>| PageToken {
+            symbol: self.line,
+            word_before_end: range.start,
+            start: range.start,
+            is_line: true,
+            end: range.end,
+        };
+        self.tokenizer.for_each_span(text, |t, range| {
+            if self.lines && t == LINE {
+                out.push(line_at(range));
+                return;
             }
-            let start = word.as_ptr() as usize - base;
-            if self.lines && text[previous_end..start].contains('\n') {
-                // Between two words, and before the first one: mining gives a line token
-                // only between words, but a regex of a string starting with a line token
-                // matches a line break at the start of the text as well.
-                out.push(PageToken {
-                    symbol: self.line,
-                    word_before_end: previous_end,
-                    start: previous_end,
-                    is_line: true,
-                    end: start,
-                });
+            if out.is_empty() && self.lines && text[..range.start].contains('\n') {
+                out.push(line_at(0..range.start));
             }
-            let symbol = *seen.entry(word).or_insert_with(|| {
-                let key = if self.mutable.normalize(word, &mut buf) {
+            let symbol = *seen.entry(t).or_insert_with(|| {
+                let key = if self.mutable.normalize(t, &mut buf) {
                     buf.as_str()
                 } else {
-                    word
+                    t
                 };
                 self.symbols.get(key).copied()
             });
             out.push(PageToken {
                 symbol,
                 word_before_end: previous_end,
-                start,
+                start: range.start,
                 is_line: false,
-                end: start + word.len(),
+                end: range.end,
             });
-            previous_end = start + word.len();
-        }
-        // After the last word, or the whole text when it has none.
+            previous_end = range.end;
+        });
         if self.lines && text[previous_end..].contains('\n') {
-            out.push(PageToken {
-                symbol: self.line,
-                word_before_end: previous_end,
-                start: previous_end,
-                is_line: true,
-                end: text.len(),
-            });
+            out.push(line_at(previous_end..text.len()));
         }
         out
     }
@@ -604,7 +596,8 @@ mod tests {
             .map(|s| regexgen::expression(s.iter().map(String::as_str), &[], &spec))
             .collect();
         let set = MutableSet::new(Vec::new()).expect("empty set");
-        let tokens = TokenMatcher::build(&strings, set, lines).matches(text);
+        let tokenizer = spec.compile().expect("the default tokeniser");
+        let tokens = TokenMatcher::build(&strings, tokenizer, set).matches(text);
         let regex = Cleaner::new(&regexes).expect("compiles").matches(text);
         (tokens, regex)
     }

@@ -7,6 +7,7 @@
 //! pattern is a repeated character class such as `\w+`).
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use rayon::prelude::*;
 use regex_syntax::hir::{Class, HirKind};
@@ -153,25 +154,42 @@ impl Tokenizer {
         }
     }
 
-    /// Calls `f` with every token of `text`, in order. With line tokens, every run of
-    /// line breaks (and the whitespace around them) between two tokens yields one [`LINE`].
+    /// Whether line breaks are tokens ([`TokenizerSpec::lines`]).
+    pub fn lines(&self) -> bool {
+        self.lines
+    }
+
+    /// Calls `f` with every token of `text`, in order. With line tokens, every run of line
+    /// breaks (and the whitespace around them) between two tokens yields one [`LINE`].
     pub fn for_each<'t>(&self, text: &'t str, mut f: impl FnMut(&'t str)) {
+        self.for_each_span(text, |t, _| f(t));
+    }
+
+    /// [`Tokenizer::for_each`] with where each token lies in `text`: a word's own bytes, a
+    /// line token's the whitespace between the two words around it.
+    pub fn for_each_span<'t>(&self, text: &'t str, mut f: impl FnMut(&'t str, Range<usize>)) {
+        let base = text.as_ptr() as usize;
+        // Words are slices of `text`, so their offsets are their addresses less its own.
+        let span = |w: &str| {
+            let start = w.as_ptr() as usize - base;
+            start..start + w.len()
+        };
         if !self.lines {
-            return self.words(text, &mut f);
+            return self.words(text, &mut |w| f(w, span(w)));
         }
         // A line token goes before the first word after one or more line breaks, never at
         // the start or the end of the text.
-        let mut need_line = false;
-        let mut any = false;
-        for (i, line) in text.split('\n').enumerate() {
-            need_line |= i > 0;
+        let mut previous_end: Option<usize> = None;
+        for line in text.split('\n') {
             self.words(line, &mut |w| {
-                if need_line && any {
-                    f(LINE);
+                let at = span(w);
+                if let Some(end) = previous_end
+                    && text[end..at.start].contains('\n')
+                {
+                    f(LINE, end..at.start);
                 }
-                need_line = false;
-                any = true;
-                f(w);
+                previous_end = Some(at.end);
+                f(w, at);
             });
         }
     }
