@@ -68,6 +68,7 @@ pub mod repeats;
 pub mod sa;
 pub mod tokenmatch;
 pub mod tokens;
+mod trie;
 
 pub use model::{
     CleanParams, CompiledSuffix, Expression, SuffixConfig, SuffixMethod, SuffixModel, View,

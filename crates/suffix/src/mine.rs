@@ -51,7 +51,6 @@
 //! variants, "Share this: Digg ..." lines, headlines whose first words begin lines on many
 //! pages).
 
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::SuffixError;
@@ -59,6 +58,7 @@ use crate::cutoff::{self, BINS, Histogram};
 use crate::repeats::{Repeat, maximal_repeats};
 use crate::sa;
 use crate::tokens::{LINE, TokenCorpus};
+use crate::trie::Trie;
 
 /// The mining parameters. The defaults are the thesis's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -194,13 +194,18 @@ fn continuations(
     line: i32,
     min_tokens: u32,
 ) -> Vec<MinedString> {
-    let trie = Trie::new(above.iter().map(|r| tokens_of(text, r)));
+    // Token ids are non-negative (separators are never inside a repeat).
+    let trie = Trie::new(
+        above
+            .iter()
+            .map(|r| tokens_of(text, r).iter().map(|&t| t as u32)),
+    );
     let min = min_tokens as usize;
     let mut out = Vec::new();
     for r in below {
         let toks = tokens_of(text, r);
         let n = toks.len();
-        let Some(k) = trie.longest_prefix(toks) else {
+        let Some(k) = trie.longest_prefix(toks.iter().map(|&t| t as u32)) else {
             continue;
         };
         if k < min || k >= n || toks[k - 1] == line {
@@ -215,51 +220,6 @@ fn continuations(
         }
     }
     out
-}
-
-/// A trie of token strings, to find which of them is the longest prefix of another.
-struct Trie {
-    /// Edges `(node, token) -> node`; the root is node 0.
-    edges: FxHashMap<(u32, i32), u32>,
-    /// Whether one of the strings ends at the node.
-    ends: Vec<bool>,
-}
-
-impl Trie {
-    fn new<'s>(strings: impl Iterator<Item = &'s [i32]>) -> Trie {
-        let mut trie = Trie {
-            edges: FxHashMap::default(),
-            ends: vec![false],
-        };
-        for s in strings {
-            let mut node = 0u32;
-            for &t in s {
-                let next = trie.ends.len() as u32;
-                node = *trie.edges.entry((node, t)).or_insert(next);
-                if node == next {
-                    trie.ends.push(false);
-                }
-            }
-            trie.ends[node as usize] = true;
-        }
-        trie
-    }
-
-    /// The length of the longest string of the trie that `tokens` starts with.
-    fn longest_prefix(&self, tokens: &[i32]) -> Option<usize> {
-        let mut node = 0u32;
-        let mut best = None;
-        for (i, t) in tokens.iter().enumerate() {
-            match self.edges.get(&(node, *t)) {
-                Some(&next) => node = next,
-                None => break,
-            }
-            if self.ends[node as usize] {
-                best = Some(i + 1);
-            }
-        }
-        best
-    }
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ use crate::model::SuffixModel;
 use crate::mutable::{MutableSet, placeholder};
 use crate::regexgen;
 use crate::tokens::{LINE, Tokenizer};
+use crate::trie::Trie;
 
 /// The most tokens all of a model's strings may hold (about 16 million): the automaton has a
 /// state per token at most. A profile past it (profiles are untrusted input) goes to the
@@ -159,7 +160,7 @@ impl TokenMatcher {
             tokenizer,
             lines,
             mutable,
-            automaton: Automaton::new(&ids, symbols.len()),
+            automaton: Automaton::new(&ids),
             symbols,
             line,
         }
@@ -321,13 +322,10 @@ fn placeholder_at(text: &str, model: &SuffixModel) -> Option<(usize, usize)> {
         .map(|(k, p)| (k, '«'.len_utf8() + p.regex.len() + '»'.len_utf8()))
 }
 
-/// An Aho–Corasick automaton over symbols, with the length of the longest string ending at
-/// each state.
+/// An Aho–Corasick automaton over symbols: a [`Trie`] of the strings with failure links, and
+/// the length of the longest string ending at each state.
 struct Automaton {
-    /// The root's transitions, by symbol (the root has most symbols as children).
-    root: Vec<u32>,
-    /// Every other state's transitions.
-    goto: FxHashMap<(u32, u32), u32>,
+    trie: Trie,
     /// Failure links: the state of the longest proper suffix that is a prefix of a string.
     fail: Vec<u32>,
     /// The longest string that is a suffix of the state's prefix (0: none).
@@ -335,105 +333,58 @@ struct Automaton {
 }
 
 impl Automaton {
-    fn new(strings: &[Vec<u32>], symbols: usize) -> Automaton {
-        let mut root = vec![0u32; symbols];
-        let mut goto: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        let mut depth = vec![0u32];
-        let mut terminal = vec![false];
-        for s in strings {
-            let mut state = 0u32;
-            for &sym in s {
-                let existing = if state == 0 {
-                    Some(root[sym as usize]).filter(|&t| t != 0)
-                } else {
-                    goto.get(&(state, sym)).copied()
-                };
-                state = match existing {
-                    Some(t) => t,
-                    None => {
-                        let t = depth.len() as u32;
-                        depth.push(depth[state as usize] + 1);
-                        terminal.push(false);
-                        if state == 0 {
-                            root[sym as usize] = t;
-                        } else {
-                            goto.insert((state, sym), t);
-                        }
-                        t
-                    }
-                };
-            }
-            terminal[state as usize] = true;
-        }
+    fn new(strings: &[Vec<u32>]) -> Automaton {
+        let trie = Trie::new(strings.iter().map(|s| s.iter().copied()));
         // Children of each state, for the breadth-first pass.
-        let mut children: Vec<Vec<(u32, u32)>> = vec![Vec::new(); depth.len()];
-        for (sym, &t) in root.iter().enumerate() {
-            if t != 0 {
-                children[0].push((sym as u32, t));
-            }
-        }
-        for (&(s, sym), &t) in &goto {
+        let mut children: Vec<Vec<(u32, u32)>> = vec![Vec::new(); trie.len()];
+        for (s, sym, t) in trie.edges() {
             children[s as usize].push((sym, t));
         }
-        let mut fail = vec![0u32; depth.len()];
-        let mut longest = vec![0u32; depth.len()];
-        let mut queue = std::collections::VecDeque::new();
-        queue.push_back(0u32);
-        let mut automaton = Automaton {
-            root,
-            goto,
-            fail: Vec::new(),
-            longest: Vec::new(),
-        };
+        let mut fail = vec![0u32; trie.len()];
+        let mut longest = vec![0u32; trie.len()];
+        let mut queue = std::collections::VecDeque::from([0u32]);
         while let Some(s) = queue.pop_front() {
             for &(sym, t) in &children[s as usize] {
+                // The longest proper suffix of `t`'s prefix in the trie: from `s`'s, one
+                // more symbol (breadth-first, every shallower state's link is set).
                 let f = if s == 0 {
                     0
                 } else {
-                    let mut f = fail[s as usize];
-                    loop {
-                        if let Some(n) = automaton.child(f, sym) {
-                            break n;
-                        }
-                        if f == 0 {
-                            break 0;
-                        }
-                        f = fail[f as usize];
-                    }
+                    step(&trie, &fail, fail[s as usize], sym)
                 };
                 fail[t as usize] = f;
-                longest[t as usize] = if terminal[t as usize] {
-                    depth[t as usize]
+                longest[t as usize] = if trie.is_end(t) {
+                    trie.depth(t)
                 } else {
                     longest[f as usize]
                 };
                 queue.push_back(t);
             }
         }
-        automaton.fail = fail;
-        automaton.longest = longest;
-        automaton
-    }
-
-    fn child(&self, state: u32, sym: u32) -> Option<u32> {
-        if state == 0 {
-            self.root.get(sym as usize).copied().filter(|&t| t != 0)
-        } else {
-            self.goto.get(&(state, sym)).copied()
+        Automaton {
+            trie,
+            fail,
+            longest,
         }
     }
 
     /// The state after reading `sym` in `state`.
-    fn step(&self, mut state: u32, sym: u32) -> u32 {
-        loop {
-            if let Some(t) = self.child(state, sym) {
-                return t;
-            }
-            if state == 0 {
-                return 0;
-            }
-            state = self.fail[state as usize];
+    fn step(&self, state: u32, sym: u32) -> u32 {
+        step(&self.trie, &self.fail, state, sym)
+    }
+}
+
+/// The state after reading `sym` in `state`: its child by `sym`, else its failure link's,
+/// down to the root.
+fn step(trie: &Trie, fail: &[u32], mut state: u32, sym: u32) -> u32 {
+    loop {
+        if let Some(t) = trie.child(state, sym) {
+            return t;
         }
+        if state == 0 {
+            return 0;
+        }
+        state = fail[state as usize];
     }
 }
 
