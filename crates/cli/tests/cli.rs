@@ -39,12 +39,22 @@ fn assert_clean_stderr(o: &Output) {
 
 /// A synthetic site of `pages` pages written to `dir/<domain>/`; returns that folder.
 fn synthetic_site(dir: &Path, pages: usize, seed: u64) -> PathBuf {
+    synthetic_site_styled(dir, pages, seed, chaff_synth::Style::Html5)
+}
+
+/// [`synthetic_site`] in another markup style.
+fn synthetic_site_styled(
+    dir: &Path,
+    pages: usize,
+    seed: u64,
+    style: chaff_synth::Style,
+) -> PathBuf {
     let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
         seed,
         site_index: 0,
         pages,
         archive: None,
-        style: Some(chaff_synth::Style::Html5),
+        style: Some(style),
         domain: None,
     });
     let out = dir.join(&site.domain);
@@ -760,17 +770,7 @@ fn markdown_without_links_or_images() {
 #[test]
 fn continuations_are_mined_unless_the_thesis_s_mining_is_asked_for() {
     let tmp = tempfile::tempdir().unwrap();
-    let site = chaff_synth::generate_site(&chaff_synth::SiteConfig {
-        seed: 4,
-        site_index: 0,
-        pages: 20,
-        archive: None,
-        style: Some(chaff_synth::Style::DivSoup),
-        domain: None,
-    });
-    let dir = tmp.path().join(&site.domain);
-    chaff_synth::write_site(&site, &dir).expect("write site");
-    std::fs::remove_file(dir.join("labels.json")).expect("remove sidecar");
+    let dir = synthetic_site_styled(tmp.path(), 20, 4, chaff_synth::Style::DivSoup);
     let learn = |name: &str, extra: &[&str]| {
         let profile = tmp.path().join(name);
         let mut args = vec!["learn", "-q", "--method", "suffix", "-o", path(&profile)];
