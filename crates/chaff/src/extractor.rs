@@ -318,8 +318,9 @@ impl Extractor {
         ExtractorBuilder::default()
     }
 
-    /// What `build` noticed and did not refuse (a profile model of a method this build does
-    /// not know, ignored).
+    /// What `build` noticed and did not refuse: a profile model of a method this build does
+    /// not know, ignored; a method's note on how it applies a profile's model
+    /// ([`chaff_core::Method::compiled_notes`]: a suffix model read as regexes).
     pub fn warnings(&self) -> &[String] {
         &self.inner.warnings
     }

@@ -165,6 +165,12 @@ fn compile_template(
                     site: Some(site.to_string()),
                     message: e.to_string(),
                 })?;
+                for note in method.compiled_notes(&compiled) {
+                    let w = format!("profile of {site}: {name}: {note}");
+                    if !warnings.contains(&w) {
+                        warnings.push(w);
+                    }
+                }
                 methods.push((Arc::clone(method), compiled));
             }
             None if wanted.is_some() => missing.push(name.to_string()),

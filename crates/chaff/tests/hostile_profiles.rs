@@ -149,6 +149,25 @@ fn with_regex(regex: String) -> String {
     })
 }
 
+/// An expression edited by hand cannot be read back as the token string mining made, so the
+/// suffix method matches the profile's expressions as regexes (the documented fallback, slower)
+/// and the extractor says so; the profile as learned matches on tokens without a word.
+#[test]
+fn a_hand_edited_suffix_expression_is_matched_as_regexes_and_said_so() {
+    let learned = build(&learned().to_json()).unwrap();
+    assert!(learned.warnings().is_empty(), "{:?}", learned.warnings());
+    let edited = build(&with_regex(r"(?:^|\s+)Edited\s+by\s+hand(?:\s+|$)".into())).unwrap();
+    let warnings = edited.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(
+            "profile of hostile.example: suffix: its expressions are matched as regexes"
+        ),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].contains("expression 1"), "{warnings:?}");
+}
+
 #[test]
 fn a_suffix_expression_too_long() {
     refused(

@@ -86,6 +86,15 @@ pub trait Method: Send + Sync + 'static {
         self.needs()
     }
 
+    /// What a user should know of how this model will be applied, one sentence each: a
+    /// documented fallback the compiled model took instead of failing (the suffix method
+    /// matching a hand-edited model as regexes, which is slower). None by default. The facade
+    /// reports them as the extractor's warnings, with the profile's site.
+    fn compiled_notes(&self, compiled: &Self::Compiled) -> Vec<String> {
+        let _ = compiled;
+        Vec::new()
+    }
+
     /// What learning keeps of one page. Only called for [`Scope::Site`] methods.
     fn page_data(&self, page: &PageInput<'_>) -> Self::PageData;
 
@@ -152,6 +161,8 @@ pub trait DynMethod: Send + Sync {
     fn needs(&self) -> Needs;
     /// See [`Method::compiled_needs`]; `compiled` made by this method's [`DynMethod::compile`].
     fn compiled_needs(&self, compiled: &Erased) -> Needs;
+    /// See [`Method::compiled_notes`]; `compiled` made by this method's [`DynMethod::compile`].
+    fn compiled_notes(&self, compiled: &Erased) -> Vec<String>;
     /// See [`Method::page_data`].
     fn page_data(&self, page: &PageInput<'_>) -> Box<dyn Any + Send>;
     /// Learns a model from page data made by this method's [`DynMethod::page_data`].
@@ -197,6 +208,12 @@ impl<M: Method> DynMethod for M {
             Some(c) => Method::compiled_needs(self, c),
             None => Method::needs(self),
         }
+    }
+
+    fn compiled_notes(&self, compiled: &Erased) -> Vec<String> {
+        compiled
+            .downcast_ref::<M::Compiled>()
+            .map_or_else(Vec::new, |c| Method::compiled_notes(self, c))
     }
 
     fn page_data(&self, page: &PageInput<'_>) -> Box<dyn Any + Send> {

@@ -16,7 +16,7 @@ use crate::cutoff::Histogram;
 use crate::mine::{MiningParams, mine};
 use crate::mutable::{self, MutablePattern, MutableSet, placeholder_index};
 use crate::regexgen;
-use crate::tokenmatch::TokenMatcher;
+use crate::tokenmatch::{NotTokenMatchable, TokenMatcher};
 use crate::tokens::{TokenizerSpec, build_corpus};
 
 /// What string of a page the method mines and cleans.
@@ -299,6 +299,9 @@ pub fn default_min_sites(sites: usize) -> usize {
 pub struct CompiledSuffix {
     model: SuffixModel,
     matcher: Matcher,
+    /// Why the strings could not be matched on tokens, where the model did not ask for
+    /// regexes ([`CompiledSuffix::regex_fallback`]).
+    fallback: Option<NotTokenMatchable>,
 }
 
 /// How a compiled model finds its matches.
@@ -315,10 +318,13 @@ impl CompiledSuffix {
     /// ([`TokenMatcher::new`] says when) and [`CleanParams::regex_matching`] is off, else its
     /// expressions as regexes.
     pub fn new(model: SuffixModel) -> Result<CompiledSuffix, SuffixError> {
-        let tokens = if model.clean.regex_matching {
-            None
+        let (tokens, fallback) = if model.clean.regex_matching {
+            (None, None)
         } else {
-            TokenMatcher::new(&model).ok()
+            match TokenMatcher::new(&model) {
+                Ok(t) => (Some(t), None),
+                Err(why) => (None, Some(why)),
+            }
         };
         let matcher = match tokens {
             Some(t) => Matcher::Tokens(Box::new(t)),
@@ -330,7 +336,19 @@ impl CompiledSuffix {
                 ))
             }
         };
-        Ok(CompiledSuffix { model, matcher })
+        Ok(CompiledSuffix {
+            model,
+            matcher,
+            fallback,
+        })
+    }
+
+    /// Why the model's strings are matched as regexes although it did not ask for them
+    /// ([`CleanParams::regex_matching`]): a profile the tokens cannot read back (another
+    /// tokeniser, an expression edited by hand, past the limits). `None` when matching runs
+    /// on tokens or the model asked for regexes.
+    pub fn regex_fallback(&self) -> Option<&str> {
+        self.fallback.as_ref().map(|w| w.0.as_str())
     }
 
     /// The model.
@@ -423,6 +441,16 @@ impl Method for SuffixMethod {
         Needs {
             source: compiled.model.view == View::Raw,
         }
+    }
+
+    fn compiled_notes(&self, compiled: &CompiledSuffix) -> Vec<String> {
+        compiled
+            .regex_fallback()
+            .map(|why| {
+                format!("its expressions are matched as regexes, more slowly than on tokens: {why}")
+            })
+            .into_iter()
+            .collect()
     }
 
     /// The page's string in the configured view (the raw view reads the decoded source,

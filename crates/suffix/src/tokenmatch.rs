@@ -51,7 +51,9 @@
 //! Only profiles whose expressions this module can read back apply: the `\S+` tokeniser (the
 //! default), and every expression's display text parsing into tokens whose regex is that
 //! expression exactly. Others (a custom tokeniser, hand-edited expressions) are matched by
-//! [`crate::clean::Cleaner`].
+//! [`crate::clean::Cleaner`], and the method says why in a note
+//! ([`crate::CompiledSuffix::regex_fallback`]), which an extractor built on the profile
+//! reports among its warnings.
 
 use std::ops::Range;
 
@@ -506,22 +508,23 @@ mod tests {
         assert!(TokenMatcher::new(&edited).is_err());
         let compiled = crate::CompiledSuffix::new(edited).expect("compiles");
         assert!(!compiled.matches_tokens());
+        assert_eq!(
+            compiled.regex_fallback(),
+            Some("expression 1 is not the regex of its string")
+        );
         assert_eq!(pairs(compiled.matches("a Home Newz b")), [(1, 12)]);
         let mut other = m.clone();
         other.tokenizer.token = r"\w+".into();
         assert!(TokenMatcher::new(&other).is_err());
         let mut asked = m.clone();
         asked.clean.regex_matching = true;
-        assert!(
-            !crate::CompiledSuffix::new(asked)
-                .expect("compiles")
-                .matches_tokens()
-        );
-        assert!(
-            crate::CompiledSuffix::new(m)
-                .expect("compiles")
-                .matches_tokens()
-        );
+        let asked = crate::CompiledSuffix::new(asked).expect("compiles");
+        assert!(!asked.matches_tokens());
+        // Regexes asked for are no fallback.
+        assert_eq!(asked.regex_fallback(), None);
+        let tokens = crate::CompiledSuffix::new(m).expect("compiles");
+        assert!(tokens.matches_tokens());
+        assert_eq!(tokens.regex_fallback(), None);
     }
 
     /// Matching `strings` (tokens separated by spaces, `|` for a line token) on tokens and as
