@@ -134,6 +134,13 @@ impl CompiledProfile {
     }
 }
 
+/// Adds `w` unless it is there already (a profile's templates share their site's warnings).
+fn push_once(warnings: &mut Vec<String>, w: String) {
+    if !warnings.contains(&w) {
+        warnings.push(w);
+    }
+}
+
 fn compile_template(
     site: &str,
     (pages, sketches, models): (u32, &[Sketch], &BTreeMap<String, serde_json::Value>),
@@ -143,12 +150,12 @@ fn compile_template(
 ) -> Result<CompiledProfile, Error> {
     for name in models.keys() {
         if registry.get(name).is_none() {
-            let w = format!(
-                "profile of {site}: no method named {name} in this build; its model is ignored"
+            push_once(
+                warnings,
+                format!(
+                    "profile of {site}: no method named {name} in this build; its model is ignored"
+                ),
             );
-            if !warnings.contains(&w) {
-                warnings.push(w);
-            }
         }
     }
     let mut methods = Vec::new();
@@ -166,10 +173,7 @@ fn compile_template(
                     message: e.to_string(),
                 })?;
                 for note in method.compiled_notes(&compiled) {
-                    let w = format!("profile of {site}: {name}: {note}");
-                    if !warnings.contains(&w) {
-                        warnings.push(w);
-                    }
+                    push_once(warnings, format!("profile of {site}: {name}: {note}"));
                 }
                 methods.push((Arc::clone(method), compiled));
             }

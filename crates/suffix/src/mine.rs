@@ -194,7 +194,7 @@ fn continuations(
     line: i32,
     min_tokens: u32,
 ) -> Vec<MinedString> {
-    // Token ids are non-negative (separators are never inside a repeat).
+    // Token ids are indices into the vocabulary (or past it, for separators): never negative.
     let trie = Trie::new(
         above
             .iter()

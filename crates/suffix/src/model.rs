@@ -299,9 +299,6 @@ pub fn default_min_sites(sites: usize) -> usize {
 pub struct CompiledSuffix {
     model: SuffixModel,
     matcher: Matcher,
-    /// Why the strings could not be matched on tokens, where the model did not ask for
-    /// regexes ([`CompiledSuffix::regex_fallback`]).
-    fallback: Option<NotTokenMatchable>,
 }
 
 /// How a compiled model finds its matches.
@@ -309,8 +306,9 @@ pub struct CompiledSuffix {
 enum Matcher {
     /// The mined strings on the page's tokens (the default where the model allows it).
     Tokens(Box<TokenMatcher>),
-    /// The expressions as regexes on the text.
-    Regex(Box<Cleaner>),
+    /// The expressions as regexes on the text; with why the strings could not be matched
+    /// on tokens, where the model did not ask for regexes ([`CompiledSuffix::regex_fallback`]).
+    Regex(Box<Cleaner>, Option<NotTokenMatchable>),
 }
 
 impl CompiledSuffix {
@@ -318,28 +316,24 @@ impl CompiledSuffix {
     /// ([`TokenMatcher::new`] says when) and [`CleanParams::regex_matching`] is off, else its
     /// expressions as regexes.
     pub fn new(model: SuffixModel) -> Result<CompiledSuffix, SuffixError> {
-        let (tokens, fallback) = if model.clean.regex_matching {
-            (None, None)
+        let fallback = if model.clean.regex_matching {
+            None
         } else {
             match TokenMatcher::new(&model) {
-                Ok(t) => (Some(t), None),
-                Err(why) => (None, Some(why)),
+                Ok(t) => {
+                    return Ok(CompiledSuffix {
+                        model,
+                        matcher: Matcher::Tokens(Box::new(t)),
+                    });
+                }
+                Err(why) => Some(why),
             }
         };
-        let matcher = match tokens {
-            Some(t) => Matcher::Tokens(Box::new(t)),
-            None => {
-                let regexes: Vec<&str> =
-                    model.expressions.iter().map(|e| e.regex.as_str()).collect();
-                Matcher::Regex(Box::new(
-                    Cleaner::new(&regexes).map_err(SuffixError::Config)?,
-                ))
-            }
-        };
+        let regexes: Vec<&str> = model.expressions.iter().map(|e| e.regex.as_str()).collect();
+        let cleaner = Cleaner::new(&regexes).map_err(SuffixError::Config)?;
         Ok(CompiledSuffix {
             model,
-            matcher,
-            fallback,
+            matcher: Matcher::Regex(Box::new(cleaner), fallback),
         })
     }
 
@@ -348,7 +342,10 @@ impl CompiledSuffix {
     /// tokeniser, an expression edited by hand, past the limits). `None` when matching runs
     /// on tokens or the model asked for regexes.
     pub fn regex_fallback(&self) -> Option<&str> {
-        self.fallback.as_ref().map(|w| w.0.as_str())
+        match &self.matcher {
+            Matcher::Regex(_, Some(why)) => Some(why.0.as_str()),
+            _ => None,
+        }
     }
 
     /// The model.
@@ -374,7 +371,7 @@ impl CompiledSuffix {
     pub fn matches(&self, text: &str) -> Vec<Range<usize>> {
         match &self.matcher {
             Matcher::Tokens(t) => t.matches(text),
-            Matcher::Regex(c) => c.matches(text),
+            Matcher::Regex(c, _) => c.matches(text),
         }
     }
 

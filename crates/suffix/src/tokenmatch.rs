@@ -73,7 +73,6 @@ pub const MAX_TOKENS: usize = 1 << 24;
 /// The mined strings of a model, compiled for matching on tokens.
 pub struct TokenMatcher {
     tokenizer: Tokenizer,
-    lines: bool,
     mutable: MutableSet,
     /// Normalised token text to symbol.
     symbols: FxHashMap<Box<str>, u32>,
@@ -140,7 +139,6 @@ impl TokenMatcher {
 
     /// The matcher of normalised token strings (line tokens are [`LINE`]).
     fn build(strings: &[Vec<String>], tokenizer: Tokenizer, mutable: MutableSet) -> TokenMatcher {
-        let lines = tokenizer.lines();
         let mut symbols: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let ids: Vec<Vec<u32>> = strings
             .iter()
@@ -153,14 +151,13 @@ impl TokenMatcher {
                     .collect()
             })
             .collect();
-        let line = if lines {
+        let line = if tokenizer.lines() {
             symbols.get(LINE).copied()
         } else {
             None
         };
         TokenMatcher {
             tokenizer,
-            lines,
             mutable,
             automaton: Automaton::new(&ids),
             symbols,
@@ -209,6 +206,7 @@ impl TokenMatcher {
     /// text's ends where it starts or ends with a line break (or is one), which mining never
     /// gives but a regex of a string starting or ending with a line token matches.
     fn tokens(&self, text: &str) -> Vec<PageToken> {
+        let lines = self.tokenizer.lines();
         let mut out: Vec<PageToken> = Vec::with_capacity(text.len() / 5);
         let mut seen: FxHashMap<&str, Option<u32>> = FxHashMap::default();
         let mut buf = String::new();
@@ -221,11 +219,11 @@ impl TokenMatcher {
             end: range.end,
         };
         self.tokenizer.for_each_span(text, |t, range| {
-            if self.lines && t == LINE {
+            if lines && t == LINE {
                 out.push(line_at(range));
                 return;
             }
-            if out.is_empty() && self.lines && text[..range.start].contains('\n') {
+            if out.is_empty() && lines && text[..range.start].contains('\n') {
                 out.push(line_at(0..range.start));
             }
             let symbol = *seen.entry(t).or_insert_with(|| {
@@ -245,7 +243,7 @@ impl TokenMatcher {
             });
             previous_end = range.end;
         });
-        if self.lines && text[previous_end..].contains('\n') {
+        if lines && text[previous_end..].contains('\n') {
             out.push(line_at(previous_end..text.len()));
         }
         out
