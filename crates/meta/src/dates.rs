@@ -114,6 +114,18 @@ pub(crate) fn a_zone_apart(stated: &str, shown: &str) -> bool {
     }
 }
 
+/// Whether `shown` is a day before the day of `stated` (both as [`normalize_date`] writes
+/// them, each with its day: a month alone is compared with nothing).
+pub(crate) fn earlier_day(shown: &str, stated: &str) -> bool {
+    matches!((day_number(shown), day_number(stated)), (Some(a), Some(b)) if a < b)
+}
+
+/// The day of a date as [`normalize_date`] writes it (`2025-07-08` of
+/// `2025-07-08T10:00:00Z`).
+pub(crate) fn day_of(date: &str) -> &str {
+    date.get(..10).unwrap_or(date)
+}
+
 /// Whether a date as [`normalize_date`] writes it goes on with a time of day after its
 /// `YYYY-MM-DD` (`2025-12-19T02:41:41+00:00`, `2026-02-15 03:05:48`).
 pub(crate) fn states_a_time(date: &str) -> bool {
@@ -446,7 +458,20 @@ mod url_tests {
 
 #[cfg(test)]
 mod zone_tests {
-    use super::{a_zone_apart, day_number};
+    use super::{a_zone_apart, day_number, earlier_day};
+
+    #[test]
+    fn an_earlier_day_is_read_from_the_days_of_both() {
+        assert!(earlier_day("2024-08-25", "2025-06-24"));
+        assert!(earlier_day("2025-12-31", "2026-01-01T00:30:00+01:00"));
+        // The same day (a time of day does not make it later), a later day, a month or a
+        // day that does not exist on either side.
+        assert!(!earlier_day("2025-06-24", "2025-06-24T09:00:00Z"));
+        assert!(!earlier_day("2025-06-25", "2025-06-24"));
+        assert!(!earlier_day("2024-08", "2025-06-24"));
+        assert!(!earlier_day("2024-02-30", "2025-06-24"));
+        assert!(!earlier_day("2024-08-25", ""));
+    }
 
     #[test]
     fn a_day_apart_across_months_years_and_leap_days() {

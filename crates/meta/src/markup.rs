@@ -1095,7 +1095,9 @@ pub(crate) fn h1_inside_article(doc: &Document, h1s: &[NodeId]) -> Option<NodeId
 
 /// The date near one `<h1>`: after it first, then before it; a date the page labels as an
 /// update ("Updated: January 2, 2026", or "Last updated" in the text before it) only when
-/// no other date is near.
+/// no other date is near; a member's join date ("Joined" over "Nov 4, 2011" in a thread's
+/// first post) never: on wcxb-dev one thread's join date, earlier than the day its markup
+/// states, would otherwise have replaced that day ([`crate::dateline_over_stated`]).
 fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
     let end = doc.subtree_end(h1).index();
     let after: Vec<&str> = texts(doc, doc.ids().skip(end)).take(12).collect();
@@ -1114,8 +1116,13 @@ fn date_near(doc: &Document, h1: NodeId) -> Option<String> {
             } else {
                 k.checked_sub(1).and_then(|j| list.get(j))
             };
-            let labelled = says_updated(t)
-                || label.is_some_and(|l| l.split_whitespace().count() <= 3 && says_updated(l));
+            let short_label = label.filter(|l| l.split_whitespace().count() <= 3);
+            // A member's join date ("Joined" over "Nov 4, 2011" beside a thread's first
+            // post) dates the member, not the page.
+            if names_a_membership(t) || short_label.is_some_and(|l| names_a_membership(l)) {
+                continue;
+            }
+            let labelled = says_updated(t) || short_label.is_some_and(|l| says_updated(l));
             if !labelled {
                 return Some(date);
             }
@@ -1195,7 +1202,7 @@ pub(crate) fn labelled_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
         // Labelled dates of different days are a list's (a front page's posts, a shop's
         // reviews), none of them the page's.
         match &found {
-            Some(f) if day_of(f) != day_of(&date) => return None,
+            Some(f) if crate::dates::day_of(f) != crate::dates::day_of(&date) => return None,
             Some(_) => {}
             None => found = Some(date),
         }
@@ -1203,10 +1210,16 @@ pub(crate) fn labelled_date(doc: &Document, h1s: &[NodeId]) -> Option<String> {
     found
 }
 
-/// The day of a date [`crate::dates::normalize_date`] gave (`2025-07-08` of
-/// `2025-07-08T10:00:00Z`).
-fn day_of(date: &str) -> &str {
-    date.get(..10).unwrap_or(date)
+/// Whether a text of the page reads as a date of the day `day` (`YYYY-MM-DD`): texts of
+/// up to twenty words, as a dateline or a "Published on ..." line is written, outside
+/// scripts and styles. Asked only where the markup's date and the headline's disagree.
+pub(crate) fn shows_day(doc: &Document, day: &str) -> bool {
+    text_nodes(doc, doc.ids()).any(|(id, t)| {
+        let in_code = doc
+            .parent(id)
+            .is_some_and(|p| doc.is_tag(p, "script") || doc.is_tag(p, "style"));
+        !in_code && short_date(t, 20).is_some_and(|d| crate::dates::day_of(&d) == day)
+    })
 }
 
 /// A name printed beside the date near the headline, with no byline's word ("Julian K.

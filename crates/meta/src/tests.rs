@@ -618,6 +618,11 @@ fn a_date_labelled_as_an_update_only_when_no_other_is_near() {
     let long = "<h1>Ten ways</h1><p>We reviewed every one of these, and here they are</p>\
                 <p>Jan 2, 2026</p><p>March 5, 2021</p>";
     assert_eq!(page(long).as_deref(), Some("2026-01-02"));
+    // A member's join date beside a thread's first post, labelled in a text of its own or
+    // in its own: passed over for the post's date.
+    let joined = "<h1>Ten ways</h1><dl><dt>Joined</dt><dd>Nov 4, 2011</dd></dl>\
+                  <p>Member since March 5, 2021</p><p>Dec 18, 2025</p>";
+    assert_eq!(page(joined).as_deref(), Some("2025-12-18"));
 }
 
 #[test]
@@ -1286,16 +1291,60 @@ fn the_day_the_page_shows_wins_over_the_same_moment_in_another_zone() {
         published("2025-12-19T02:41:41+00:00", "December 18, 2025").as_deref(),
         Some("2025-12-18")
     );
-    // The same day shown, or a day two apart, or a stated day without its time: the
+    // The same day shown, or a day after a stated day two apart or without its time: the
     // markup's value as it stands.
     for stated in [
         "2025-12-18T22:41:41+00:00",
-        "2025-12-20T02:41:41+00:00",
-        "2025-12-19",
+        "2025-12-16T02:41:41+00:00",
+        "2025-12-17",
     ] {
         assert_eq!(
             published(stated, "December 18, 2025").as_deref(),
             Some(stated)
+        );
+    }
+}
+
+/// A publication the markup states later than the dateline under the headline, and that
+/// the page shows nowhere, is a day the page was saved again: the dateline is the date.
+/// Where the page shows the stated day too, or its dateline is later (an update), or gives
+/// a month only, the markup's day stands.
+#[test]
+fn an_earlier_dateline_wins_over_a_stated_day_the_page_does_not_show() {
+    let published = |stated: &str, body: &str| {
+        let m = meta(
+            &format!(
+                r#"<html><head><script type="application/ld+json">{{"@type":"BlogPosting",
+                "datePublished":"{stated}"}}</script></head><body><h1>How much to charge
+                for a yoga class</h1>{body}<p>Text of the post.</p></body></html>"#
+            ),
+            None,
+        );
+        (m.published, m.sources.get("published").copied())
+    };
+    assert_eq!(
+        published("2025-06-24", "<p>August 25, 2024</p>"),
+        (Some("2024-08-25".to_string()), Some(Source::Html))
+    );
+    assert_eq!(
+        published("2025-06-24T09:00:00Z", "<p>Aug 25, 2024</p>"),
+        (Some("2024-08-25".to_string()), Some(Source::Html))
+    );
+    for (stated, body) in [
+        // The stated day shown further down, in a line of its own.
+        (
+            "2025-06-24",
+            "<p>August 25, 2024</p><p>Text.</p><p>Published on June 24, 2025 in Yoga</p>",
+        ),
+        // A later dateline: an update.
+        ("2024-08-25", "<p>Updated June 24, 2025</p>"),
+        // A month only.
+        ("2025-06-24", "<p>August 2024</p>"),
+    ] {
+        assert_eq!(
+            published(stated, body),
+            (Some(stated.to_string()), Some(Source::JsonLd)),
+            "{body}"
         );
     }
 }
