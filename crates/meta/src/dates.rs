@@ -243,9 +243,14 @@ fn words_date(s: &str) -> Option<String> {
         .iter()
         .position(|w| MONTHS.iter().any(|(name, _)| name == w))?;
     let month = MONTHS.iter().find(|(name, _)| *name == words[month_at])?.1;
-    let year = words
+    // The year written after the month ("November 18, 2019", "18 November 2019"), else the
+    // nearest before it ("2019, 18 November"): a four-digit time elsewhere in the text
+    // ("Updated 1909 GMT (0309 HKT) November 18, 2019") is no year.
+    let four_digits = |w: &&&str| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit());
+    let year = words[month_at + 1..]
         .iter()
-        .find(|w| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))?
+        .find(four_digits)
+        .or_else(|| words[..month_at].iter().rev().find(four_digits))?
         .parse::<u32>()
         .ok()?;
     let day_of = |w: &&str| -> Option<u32> {

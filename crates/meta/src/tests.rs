@@ -274,6 +274,13 @@ fn dates_across_formats_and_languages() {
         ("5. März 2021", Some("2021-03-05")),
         ("5 mars 2021", Some("2021-03-05")),
         ("5 de marzo de 2021", Some("2021-03-05")),
+        // A four-digit time before the date is no year; a year before the month counts
+        // where none follows it.
+        (
+            "Updated 1909 GMT (0309 HKT) November 18, 2019",
+            Some("2019-11-18"),
+        ),
+        ("2019, 18 November", Some("2019-11-18")),
         ("2021-02-30", None),
         ("yesterday", None),
     ];
