@@ -371,6 +371,33 @@ mod words_tests {
             };
             prop_assert_eq!(super::in_words(&s), super::words_date(&s), "{:?}", s);
         }
+
+        /// Whatever stands before a date in words (times of four digits, other years,
+        /// words), its year is the one written after the month.
+        #[test]
+        fn the_year_is_the_one_after_the_month(
+            before in proptest::collection::vec(
+                prop_oneof![
+                    Just("Updated".to_string()),
+                    Just("GMT".to_string()),
+                    Just("by".to_string()),
+                    "[0-9]{4}",
+                    "\\([0-9]{4}",
+                ],
+                0..6,
+            ),
+            year in 1000u32..3000,
+            month in 0usize..12,
+            day in 1u32..29,
+        ) {
+            const NAMES: [&str; 12] = [
+                "January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December",
+            ];
+            let text = format!("{} {} {day}, {year}", before.join(" "), NAMES[month]);
+            let want = format!("{year:04}-{:02}-{day:02}", month + 1);
+            prop_assert_eq!(super::normalize_date(&text), Some(want));
+        }
     }
 
     #[test]
