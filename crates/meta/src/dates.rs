@@ -277,7 +277,9 @@ fn words_date(s: &str) -> Option<String> {
 }
 
 /// The day a URL's path gives, the way news sites and blogs file their posts:
-/// `/2025/12/19/slug`, `/2025/12/19-slug`, `/posts/2025-12-15+title`, `/2025_12_15_title`.
+/// `/2025/12/19/slug`, `/2025/12/19-slug`, `/2023/oct/03/slug` (a month's name: on wcxb-dev
+/// one page more dated, right, and no other changed), `/posts/2025-12-15+title`,
+/// `/2025_12_15_title`.
 /// Only a whole day counts (a `/2025/12/` month is an archive's address as often as a
 /// post's), only years 1990 to 2099, and only in the path (a query's `?date=` may name
 /// anything). The digits of a group must stand apart from other digits, so an id such as
@@ -289,8 +291,8 @@ pub(crate) fn url_date(url: &str) -> Option<String> {
         .windows(3)
         .find_map(|w| {
             let day = leading_digits(w[2]);
-            (is_year(w[0]) && is_number(w[1], 2) && (1..=2).contains(&day.len()))
-                .then(|| ymd(w[0].parse().ok()?, w[1].parse().ok()?, day.parse().ok()?))
+            (is_year(w[0]) && (1..=2).contains(&day.len()))
+                .then(|| ymd(w[0].parse().ok()?, path_month(w[1])?, day.parse().ok()?))
                 .flatten()
         })
         .or_else(|| segments.iter().find_map(|s| dashed_day(s)))
@@ -315,6 +317,18 @@ fn leading_digits(s: &str) -> &str {
 }
 
 /// One or up to `max` digits, nothing else.
+/// A month as a URL's path writes it: one or two digits, or its name in [`MONTHS`] (any
+/// case), as the Guardian files its stories (`/world/2023/oct/03/slug`).
+fn path_month(s: &str) -> Option<u32> {
+    if is_number(s, 2) {
+        return s.parse().ok();
+    }
+    MONTHS
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(s))
+        .map(|&(_, m)| m)
+}
+
 fn is_number(s: &str, max: usize) -> bool {
     (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
@@ -440,8 +454,19 @@ mod url_tests {
             day("https://example.org/blog/2025_12_17_minisgl").as_deref(),
             Some("2025-12-17")
         );
-        // A month, an id, a query, an impossible day, a year out of range: nothing.
+        assert_eq!(
+            day("https://www.theguardian.com/world/2023/oct/03/some-story").as_deref(),
+            Some("2023-10-03")
+        );
+        assert_eq!(
+            day("https://example.org/knowledge-centre/blog/2023/October/03/how-to").as_deref(),
+            Some("2023-10-03")
+        );
+        // A month, an id, a query, an impossible day, a year out of range, a word that is
+        // no month's name: nothing.
         assert_eq!(day("https://example.org/2025/12/"), None);
+        assert_eq!(day("https://example.org/2025/oct/"), None);
+        assert_eq!(day("https://example.org/2025/news/12/slug"), None);
         assert_eq!(day("https://example.org/gear/a19663621/best-shoes/"), None);
         assert_eq!(day("https://example.org/p/120251219x"), None);
         assert_eq!(day("https://example.org/search?date=2025-12-19"), None);
