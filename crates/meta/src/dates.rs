@@ -211,9 +211,7 @@ pub(crate) fn is_month_or_weekday(word: &str) -> bool {
         "saturday",
         "sunday",
     ];
-    MONTHS
-        .iter()
-        .any(|(name, _)| name.eq_ignore_ascii_case(word))
+    month_named(word).is_some()
         || DAYS.iter().any(|d| {
             d.eq_ignore_ascii_case(word)
                 || (word.len() == 3 && d.as_bytes()[..3].eq_ignore_ascii_case(word.as_bytes()))
@@ -239,10 +237,10 @@ fn words_date(s: &str) -> Option<String> {
         .split(|c: char| !(c.is_alphanumeric()))
         .filter(|w| !w.is_empty())
         .collect();
-    let month_at = words
+    let (month_at, month) = words
         .iter()
-        .position(|w| MONTHS.iter().any(|(name, _)| name == w))?;
-    let month = MONTHS.iter().find(|(name, _)| *name == words[month_at])?.1;
+        .enumerate()
+        .find_map(|(i, w)| Some((i, month_named(w)?)))?;
     // The year written after the month ("November 18, 2019", "18 November 2019"), else the
     // nearest before it ("2019, 18 November"): a four-digit time elsewhere in the text
     // ("Updated 1909 GMT (0309 HKT) November 18, 2019") is no year.
@@ -253,7 +251,7 @@ fn words_date(s: &str) -> Option<String> {
         .or_else(|| words[..month_at].iter().rev().find(four_digits))?
         .parse::<u32>()
         .ok()?;
-    let day_of = |w: &&str| -> Option<u32> {
+    let day_in = |w: &&str| -> Option<u32> {
         let digits = leading_digits(w);
         let rest = &w[digits.len()..];
         let suffix_ok = matches!(rest, "" | "st" | "nd" | "rd" | "th" | "er" | "o" | "º");
@@ -264,15 +262,15 @@ fn words_date(s: &str) -> Option<String> {
     let before = month_at
         .checked_sub(1)
         .and_then(|i| words.get(i))
-        .and_then(day_of);
+        .and_then(day_in);
     let before = before.or_else(|| {
         month_at
             .checked_sub(2)
             .and_then(|i| words.get(i))
             .filter(|_| words.get(month_at - 1) == Some(&"de"))
-            .and_then(day_of)
+            .and_then(day_in)
     });
-    let after = words.get(month_at + 1).and_then(day_of);
+    let after = words.get(month_at + 1).and_then(day_in);
     ymd(year, month, before.or(after)?)
 }
 
@@ -316,19 +314,24 @@ fn leading_digits(s: &str) -> &str {
     &s[..end]
 }
 
-/// One or up to `max` digits, nothing else.
 /// A month as a URL's path writes it: one or two digits, or its name in [`MONTHS`] (any
 /// case), as the Guardian files its stories (`/world/2023/oct/03/slug`).
 fn path_month(s: &str) -> Option<u32> {
     if is_number(s, 2) {
         return s.parse().ok();
     }
+    month_named(s)
+}
+
+/// The number of the month a word (any case) names in [`MONTHS`].
+fn month_named(word: &str) -> Option<u32> {
     MONTHS
         .iter()
-        .find(|(name, _)| name.eq_ignore_ascii_case(s))
+        .find(|(name, _)| name.eq_ignore_ascii_case(word))
         .map(|&(_, m)| m)
 }
 
+/// One or up to `max` digits, nothing else.
 fn is_number(s: &str, max: usize) -> bool {
     (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
