@@ -1,7 +1,9 @@
 //! A gradient-boosted ensemble of regression trees for binary labels, trained on feature
-//! histograms (the LightGBM / XGBoost-hist scheme) and fully deterministic: no sampling, and
-//! every sum is taken in a fixed order, so the same rows give the same model bytes on any
-//! machine and thread count.
+//! histograms (the LightGBM / XGBoost-hist scheme) and fully deterministic: every sum is
+//! taken in a fixed order, and the optional row and feature sampling of stochastic gradient
+//! boosting ([`GbdtParams::subsample`], [`GbdtParams::colsample`]; off by default) draws by
+//! hashing the tree's and the row's or feature's numbers, not from a generator, so the same
+//! rows give the same model bytes on any machine and thread count.
 //!
 //! Why our own: the maintained Rust GBDT crates either bind a C++ library (LightGBM,
 //! XGBoost), which a fresh machine with only Rust cannot build, or do not promise
@@ -32,6 +34,12 @@ pub struct GbdtParams {
     pub min_gain: f64,
     /// Histogram bins per feature, at most 255.
     pub bins: usize,
+    /// Share of the rows each tree is grown on (stochastic gradient boosting); 1 grows
+    /// every tree on every row. The rows are drawn by a hash of the row's and the tree's
+    /// numbers, so the same data and parameters still give the same model.
+    pub subsample: f64,
+    /// Share of the features each tree may split on, drawn the same way; 1 offers all.
+    pub colsample: f64,
 }
 
 impl Default for GbdtParams {
@@ -44,6 +52,8 @@ impl Default for GbdtParams {
             min_child_weight: 5.0,
             min_gain: 0.0,
             bins: 64,
+            subsample: 1.0,
+            colsample: 1.0,
         }
     }
 }
@@ -701,7 +711,8 @@ pub fn train(data: &Dataset<'_>, params: &GbdtParams) -> Gbdt {
         cuts: &cuts,
         params,
     };
-    for _ in 0..params.trees {
+    let sampled = params.subsample < 1.0;
+    for t in 0..params.trees {
         for r in 0..n {
             let p = f64::from(sigmoid(margin[r]));
             let w = f64::from(data.weights[r]);
@@ -709,10 +720,86 @@ pub fn train(data: &Dataset<'_>, params: &GbdtParams) -> Gbdt {
             grad[r] = w * (p - y);
             hess[r] = w * (p * (1.0 - p)).max(1e-9);
         }
-        let tree = grower.grow(&grad, &hess, &mut margin);
+        let rows: Vec<u32> = (0..n as u32)
+            .filter(|&r| !sampled || drawn(t, u64::from(r), params.subsample))
+            .collect();
+        let offered = offered_features(t, nf, params.colsample);
+        let mut in_bag = vec![false; if sampled { n } else { 0 }];
+        for &r in rows.iter().filter(|_| sampled) {
+            in_bag[r as usize] = true;
+        }
+        let tree = grower.grow(rows, &offered, &grad, &hess, &mut margin);
+        if sampled {
+            // The rows the tree was not grown on take its leaves too: the next tree's
+            // gradients are those of the whole ensemble.
+            for (r, m) in margin.iter_mut().enumerate() {
+                if !in_bag[r] {
+                    *m += leaf_of(&tree, &data.rows[r * nf..(r + 1) * nf]);
+                }
+            }
+        }
         trees.push(tree);
     }
     Gbdt::new(nf, base, trees)
+}
+
+/// Whether item `item` is drawn for tree `tree` at rate `rate`: a hash (SplitMix64's
+/// finaliser) of the two numbers, so a draw needs no generator state and is the same on
+/// every run and thread count.
+fn drawn(tree: usize, item: u64, rate: f64) -> bool {
+    let mut z = (tree as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(item.wrapping_mul(0xD1B5_4A32_D192_ED03))
+        .wrapping_add(0x2545_F491_4F6C_DD1D);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    ((z >> 11) as f64) / ((1u64 << 53) as f64) < rate
+}
+
+/// The features tree `tree` may split on: every one at rate 1, else those drawn, and the
+/// first feature when none is.
+fn offered_features(tree: usize, features: usize, rate: f64) -> Vec<bool> {
+    if rate >= 1.0 {
+        return vec![true; features];
+    }
+    let mut offered: Vec<bool> = (0..features)
+        .map(|f| drawn(tree, (1u64 << 40) | f as u64, rate))
+        .collect();
+    if !offered.contains(&true) {
+        if let Some(first) = offered.first_mut() {
+            *first = true;
+        }
+    }
+    offered
+}
+
+/// The leaf value `tree` gives `row`, walked as [`Gbdt::margin`] walks it (below the
+/// threshold, or missing, goes left).
+fn leaf_of(tree: &[TreeNode], row: &[f32]) -> f32 {
+    let mut k = 0usize;
+    // A tree from `grow` has children after their parent, so the walk ends within
+    // `tree.len()` steps; the bound keeps it finite whatever the nodes say.
+    for _ in 0..tree.len() {
+        match tree.get(k) {
+            Some(TreeNode::Split {
+                feature,
+                threshold,
+                left,
+                right,
+            }) => {
+                let x = row.get(*feature as usize).copied().unwrap_or(f32::NAN);
+                k = if x < *threshold || x.is_nan() {
+                    *left as usize
+                } else {
+                    *right as usize
+                };
+            }
+            Some(TreeNode::Leaf { value }) => return *value,
+            None => return 0.0,
+        }
+    }
+    0.0
 }
 
 /// What growing a tree reads.
@@ -733,10 +820,17 @@ struct Pending {
 }
 
 impl Grower<'_> {
-    /// Grows one tree on the gradients and adds its leaves to `margin`.
-    fn grow(&self, grad: &[f64], hess: &[f64], margin: &mut [f32]) -> Vec<TreeNode> {
-        let n = grad.len();
-        let mut order: Vec<u32> = (0..n as u32).collect();
+    /// Grows one tree on `order`'s rows, splitting only on `offered` features, and adds
+    /// its leaves to those rows' `margin`.
+    fn grow(
+        &self,
+        mut order: Vec<u32>,
+        offered: &[bool],
+        grad: &[f64],
+        hess: &[f64],
+        margin: &mut [f32],
+    ) -> Vec<TreeNode> {
+        let n = order.len();
         let mut tree = vec![TreeNode::Leaf { value: 0.0 }];
         let root_hist = self.histogram(&order, grad, hess);
         let mut stack = vec![Pending {
@@ -749,7 +843,7 @@ impl Grower<'_> {
         while let Some(node) = stack.pop() {
             let (g, h) = totals(&node.hist);
             let split = (node.depth < self.params.max_depth)
-                .then(|| self.best_split(&node.hist, g, h))
+                .then(|| self.best_split(&node.hist, offered, g, h))
                 .flatten();
             let Some(split) = split else {
                 let value = (-g / (h + self.params.lambda) * self.params.learning_rate) as f32;
@@ -822,7 +916,7 @@ impl Grower<'_> {
     }
 
     /// The best split of a node with totals `g`, `h`, if any gains.
-    fn best_split(&self, hist: &[Vec<Bin>], g: f64, h: f64) -> Option<Split> {
+    fn best_split(&self, hist: &[Vec<Bin>], offered: &[bool], g: f64, h: f64) -> Option<Split> {
         let lambda = self.params.lambda;
         let min_child = self.params.min_child_weight;
         let parent = g * g / (h + lambda);
@@ -832,6 +926,9 @@ impl Grower<'_> {
             .map(|(feature, bins)| {
                 let (mut gl, mut hl) = (0.0, 0.0);
                 let mut best: Option<Split> = None;
+                if !offered.get(feature).copied().unwrap_or(false) {
+                    return best;
+                }
                 for (b, bin) in bins.iter().enumerate().take(bins.len().saturating_sub(1)) {
                     gl += bin.g;
                     hl += bin.h;
@@ -890,6 +987,7 @@ fn partition(rows: &mut [u32], left: impl Fn(u32) -> bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn fit(rows: &[f32], features: usize, labels: &[bool], params: &GbdtParams) -> Gbdt {
         let weights = vec![1.0; labels.len()];
@@ -960,6 +1058,99 @@ mod tests {
         assert_eq!(m.margin(&[0.0, 0.0]), -2.0);
         assert_eq!(m.margin(&[9.0, 0.0]), 2.0);
         m.check().unwrap();
+    }
+
+    #[test]
+    fn a_stump_on_half_the_rows_by_hand() {
+        // Two trees of one split at rate 1 on x < 5 / x >= 5 (ten rows each side), grown
+        // on the rows the hash draws. Every row, drawn or not, takes the first tree's leaf,
+        // so the second tree's gradients are those of the whole ensemble; were the rows not
+        // drawn left at the base margin, the second tree's leaves would differ.
+        let rows: Vec<f32> = (0..20).map(|x| (x / 2) as f32).collect();
+        let labels: Vec<bool> = (0..20).map(|x| x >= 10).collect();
+        let params = GbdtParams {
+            trees: 2,
+            max_depth: 1,
+            learning_rate: 1.0,
+            lambda: 0.0,
+            min_child_weight: 0.0,
+            subsample: 0.5,
+            ..GbdtParams::default()
+        };
+        let m = fit(&rows, 1, &labels, &params);
+        let by_hand = |tree: usize, margin: &dyn Fn(usize) -> f64| -> (f64, f64) {
+            // Leaves -G/H over the drawn rows of each side, with p = sigmoid(margin).
+            let mut sums = [(0.0, 0.0); 2];
+            for r in (0..20).filter(|&r| drawn(tree, r as u64, 0.5)) {
+                let p = 1.0 / (1.0 + (-margin(r)).exp());
+                let y = if labels[r] { 1.0 } else { 0.0 };
+                let side = usize::from(rows[r] >= 4.5);
+                sums[side].0 += p - y;
+                sums[side].1 += p * (1.0 - p);
+            }
+            (-sums[0].0 / sums[0].1, -sums[1].0 / sums[1].1)
+        };
+        let (l0, r0) = by_hand(0, &|_| 0.0);
+        let first = |r: usize| if rows[r] >= 4.5 { r0 } else { l0 };
+        let (l1, r1) = by_hand(1, &first);
+        let margin = |x: f32| f64::from(m.margin(&[x]));
+        assert!(
+            (margin(0.0) - (l0 + l1)).abs() < 1e-4,
+            "{} {}",
+            margin(0.0),
+            l0 + l1
+        );
+        assert!(
+            (margin(9.0) - (r0 + r1)).abs() < 1e-4,
+            "{} {}",
+            margin(9.0),
+            r0 + r1
+        );
+        // Not every row was drawn for either tree, so the draw mattered.
+        for t in 0..2 {
+            let n = (0..20).filter(|&r| drawn(t, r as u64, 0.5)).count();
+            assert!(0 < n && n < 20, "tree {t}: {n} rows drawn");
+        }
+    }
+
+    #[test]
+    fn draws_are_at_their_rate_and_trees_split_only_on_offered_features() {
+        for rate in [0.1, 0.5, 0.8] {
+            let n = (0..20_000).filter(|&i| drawn(3, i, rate)).count() as f64;
+            assert!((n / 20_000.0 - rate).abs() < 0.02, "rate {rate}: {n}");
+        }
+        // Different trees draw different rows.
+        let a: Vec<bool> = (0..64).map(|i| drawn(0, i, 0.5)).collect();
+        let b: Vec<bool> = (0..64).map(|i| drawn(1, i, 0.5)).collect();
+        assert_ne!(a, b);
+        // Eight informative features; each tree may use about a quarter of them.
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..400u32 {
+            let row: Vec<f32> = (0..8).map(|f| ((i >> (f % 4)) & 1) as f32).collect();
+            labels.push(row[0] + row[1] + row[2] + row[3] >= 2.0);
+            rows.extend(row);
+        }
+        let params = GbdtParams {
+            trees: 12,
+            max_depth: 2,
+            min_child_weight: 1.0,
+            colsample: 0.25,
+            ..GbdtParams::default()
+        };
+        let m = fit(&rows, 8, &labels, &params);
+        let mut used = HashSet::new();
+        for (t, tree) in m.trees.iter().enumerate() {
+            let offered = offered_features(t, 8, 0.25);
+            for node in tree {
+                if let TreeNode::Split { feature, .. } = node {
+                    assert!(offered[*feature as usize], "tree {t} split on {feature}");
+                    used.insert(*feature);
+                }
+            }
+        }
+        assert!(used.len() > 2, "the trees used {used:?}");
+        assert_eq!(m, fit(&rows, 8, &labels, &params), "the same draws twice");
     }
 
     #[test]

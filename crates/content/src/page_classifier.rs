@@ -1345,6 +1345,8 @@ pub fn params() -> GbdtParams {
         min_child_weight: 2.0,
         min_gain: 0.0,
         bins: 64,
+        subsample: 1.0,
+        colsample: 1.0,
     }
 }
 

@@ -92,6 +92,8 @@ pub fn params() -> GbdtParams {
         min_child_weight: 2.0,
         min_gain: 0.0,
         bins: 32,
+        subsample: 1.0,
+        colsample: 1.0,
     }
 }
 

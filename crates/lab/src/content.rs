@@ -72,6 +72,12 @@ pub struct TrainContentArgs {
     /// Least hessian weight in a leaf.
     #[arg(long, default_value_t = GbdtParams::default().min_child_weight)]
     min_child_weight: f64,
+    /// Share of the rows each tree is grown on (1: all).
+    #[arg(long, default_value_t = GbdtParams::default().subsample)]
+    subsample: f64,
+    /// Share of the features each tree may split on (1: all).
+    #[arg(long, default_value_t = GbdtParams::default().colsample)]
+    colsample: f64,
     /// Probability of content at or above which a unit is kept.
     #[arg(long, default_value_t = TrainOptions::default().threshold)]
     threshold: f32,
@@ -310,6 +316,16 @@ fn examples_of(source: &Source) -> Option<Examples> {
 
 /// Runs `chaff-lab train-content`.
 pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
+    for (name, share) in [
+        ("--subsample", args.subsample),
+        ("--colsample", args.colsample),
+    ] {
+        if !(share > 0.0 && share <= 1.0) {
+            bail!(
+                "{name} is a share of the rows or features: more than 0, at most 1 (got {share})"
+            );
+        }
+    }
     let site_sets = set_names(&args.site_dataset);
     if let Some(set) = site_sets.iter().find(|s| TEST_SETS.contains(s)) {
         bail!("{set} is a test set: the content model is never trained on it");
@@ -394,6 +410,8 @@ pub fn run(args: TrainContentArgs) -> anyhow::Result<Status> {
             max_depth: args.depth,
             learning_rate: args.learning_rate,
             min_child_weight: args.min_child_weight,
+            subsample: args.subsample,
+            colsample: args.colsample,
             ..GbdtParams::default()
         },
         threshold: args.threshold,

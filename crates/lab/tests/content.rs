@@ -156,3 +156,32 @@ fn synthetic_sites_train_with_their_site_evidence() {
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(v["site"][0], "site_suffix_removed");
 }
+
+#[test]
+fn sampling_shares_outside_zero_to_one_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("m.json");
+    for (flag, value) in [
+        ("--subsample", "0"),
+        ("--colsample", "1.5"),
+        ("--subsample", "NaN"),
+    ] {
+        let o = command(&[
+            "train-content",
+            "--dataset",
+            "",
+            "--site-dataset",
+            "",
+            flag,
+            value,
+            "-o",
+            model.to_str().expect("utf-8"),
+        ])
+        .output()
+        .expect("run chaff-lab");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{flag} {value}: {err}");
+        assert!(err.contains(flag) && err.contains("at most 1"), "{err}");
+        assert!(!model.exists(), "no model is written");
+    }
+}
