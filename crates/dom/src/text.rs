@@ -8,7 +8,8 @@
 //!   streaming rendering sends hidden for its script to reveal, `id="S:…"`) or an inline
 //!   `display:none` / `visibility:hidden` style, unless that element is the page's cover
 //!   ([`is_page_cover`]: hiding it would hide the whole page, which its script shows once
-//!   loaded);
+//!   loaded) or the main region's ([`is_main_cover`]: the page's `<main>` has nothing else
+//!   to show);
 //! * runs of ASCII whitespace collapse to one space (not inside `pre`, `textarea`, `listing`);
 //!   U+00A0 is kept, as browsers keep it;
 //! * block-level elements, `br` and table cells start a new line.
@@ -332,6 +333,7 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
             && (squeezed_contains(&a.value, "display:none")
                 || squeezed_contains(&a.value, "visibility:hidden"))
             && !is_page_cover(doc, id)
+            && !is_main_cover(doc, id)
         {
             return true;
         }
@@ -380,6 +382,70 @@ pub fn is_page_cover(doc: &Document, id: NodeId) -> bool {
         }
         at = parent;
     }
+}
+
+/// Whether an element hidden by its style is the cover of the page's main region: its parent
+/// is the page's `<main>` (or an element of role `main`), every child of that parent that
+/// could show anything (as [`is_page_cover`] counts them) is hidden too, and of
+/// those it is the largest (most nodes; the first of equals). Shopify's lockdown apps and
+/// similar gates write a store's whole main region so (`<main><div class="…-notice"
+/// style="display:none">…</div><div class="…-content" style="display:none">` the product
+/// `</div></main>`) and their script shows one child once it has run; read as hidden, the
+/// page's main content would be empty while a browser shows it a moment later. The largest
+/// child stands for the one shown: the content, not the short notice beside it.
+///
+/// Reads at most [`COVER_SIBLINGS`] children of the parent, a node count each (the arena
+/// stores a subtree as a run of ids), so a page of many hidden children costs a bounded
+/// read for each.
+pub fn is_main_cover(doc: &Document, id: NodeId) -> bool {
+    let Some(main) = doc.parent(id) else {
+        return false;
+    };
+    let is_main = doc.is_tag(main, "main")
+        || doc
+            .attr_atom(main, &local_name!("role"))
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"));
+    if !is_main {
+        return false;
+    }
+    let size = |c: NodeId| doc.subtree_end(c).0 - c.0;
+    let own = size(id);
+    let mut children = doc.children(main);
+    for c in children.by_ref().take(COVER_SIBLINGS) {
+        let shows = match doc.kind(c) {
+            NodeKind::Element => {
+                let tag = doc.tag(c);
+                c != id
+                    && !is_non_rendered(tag)
+                    && tag != "noscript"
+                    && doc.first_child(c).is_some()
+            }
+            NodeKind::Text => doc.text(c).bytes().any(|b| !b.is_ascii_whitespace()),
+            _ => false,
+        };
+        if !shows {
+            continue;
+        }
+        if doc.kind(c) != NodeKind::Element || !hidden_by_attributes(doc, c) {
+            return false;
+        }
+        // A larger hidden sibling, or an equal one before it, is the cover instead.
+        if size(c) > own || (size(c) == own && c.0 < id.0) {
+            return false;
+        }
+    }
+    children.next().is_none()
+}
+
+/// Whether an element's `hidden` attribute or inline style (`display:none`,
+/// `visibility:hidden`) hides it, without [`is_hidden`]'s exceptions for covers.
+fn hidden_by_attributes(doc: &Document, id: NodeId) -> bool {
+    doc.attrs(id).iter().any(|a| {
+        a.name == local_name!("hidden")
+            || (a.name == local_name!("style")
+                && (squeezed_contains(&a.value, "display:none")
+                    || squeezed_contains(&a.value, "visibility:hidden")))
+    })
 }
 
 /// Whether `value`, its whitespace dropped and its ASCII letters lower-cased, contains
@@ -860,6 +926,45 @@ mod tests {
         let few = "<i style='display:none'></i>".repeat(COVER_SIBLINGS - 2);
         let html = format!("<body>{few}<p style='display:none'>Cover</p></body>");
         assert_eq!(view(html), "Cover");
+    }
+
+    #[test]
+    fn a_main_region_whose_children_are_all_hidden_shows_its_largest() {
+        let view = |html: &str| {
+            TextView::new(&parse(html.as_bytes()).unwrap())
+                .text()
+                .to_string()
+        };
+        // A store's lockdown app: a notice and the content, both hidden until its script
+        // shows one; the content has more nodes, so it is read, and the notice is not.
+        let gate = "<header>Menu</header><main><div style='display:none;padding:5px'>\
+                    <p>Enter the password</p></div><div class='gate-content' style='display: none'>\
+                    <h1>Dark Roast</h1><p>Bold and smooth.</p></div><script>show()</script>\
+                    <div style='display:none'></div></main><footer>Foot</footer>";
+        assert_eq!(view(gate), "Menu\nDark Roast\nBold and smooth.\nFoot");
+        // The same under an element of role main; a `hidden` sibling counts as hidden.
+        let role = "<div role=Main><p hidden>Notice</p><div style='visibility:hidden'>\
+                    <p>One</p><p>Two</p></div></div>";
+        assert_eq!(view(role), "One\nTwo");
+        // Of two equal children, the first.
+        let equal = "<main><p style='display:none'>A</p><p style='display:none'>B</p></main>";
+        assert_eq!(view(equal), "A");
+        // A child the main region shows keeps its hidden siblings hidden: a closed tab, a
+        // dialog.
+        let shown = "<main><p>Shown</p><div style='display:none'><p>Tab</p><p>Two</p></div></main>";
+        assert_eq!(view(shown), "Shown");
+        let text = "<main>Shown<div style='display:none'><p>Tab</p></div></main>";
+        assert_eq!(view(text), "Shown");
+        // Elsewhere than under the main region, hidden stays hidden.
+        let div = "<div><p style='display:none'>A</p><p style='display:none'>B</p></div><p>C</p>";
+        assert_eq!(view(div), "C");
+        // Under a main region of more children than a wrapper's, nothing is a cover.
+        let many = "<i style='display:none'>x</i>".repeat(COVER_SIBLINGS);
+        let html = format!("<main>{many}<p style='display:none'><b>Hidden</b></p></main><p>C</p>");
+        assert_eq!(view(&html), "C");
+        let few = "<i style='display:none'>x</i>".repeat(COVER_SIBLINGS - 1);
+        let html = format!("<main>{few}<p style='display:none'><b>Cover</b></p></main><p>C</p>");
+        assert_eq!(view(&html), "Cover\nC");
     }
 
     #[test]
