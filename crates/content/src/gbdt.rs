@@ -766,10 +766,10 @@ fn offered_features(tree: usize, features: usize, rate: f64) -> Vec<bool> {
     let mut offered: Vec<bool> = (0..features)
         .map(|f| drawn(tree, (1u64 << 40) | f as u64, rate))
         .collect();
-    if !offered.contains(&true) {
-        if let Some(first) = offered.first_mut() {
-            *first = true;
-        }
+    if !offered.contains(&true)
+        && let Some(first) = offered.first_mut()
+    {
+        *first = true;
     }
     offered
 }
