@@ -365,17 +365,7 @@ pub fn is_page_cover(doc: &Document, id: NodeId) -> bool {
         let Some(parent) = doc.parent(at) else {
             return false;
         };
-        let shows = |c: NodeId| match doc.kind(c) {
-            NodeKind::Element => {
-                let tag = doc.tag(c);
-                c != at
-                    && !is_non_rendered(tag)
-                    && tag != "noscript"
-                    && doc.first_child(c).is_some()
-            }
-            NodeKind::Text => doc.text(c).bytes().any(|b| !b.is_ascii_whitespace()),
-            _ => false,
-        };
+        let shows = |c: NodeId| c != at && can_show(doc, c);
         let mut children = doc.children(parent);
         if children.by_ref().take(COVER_SIBLINGS).any(shows) || children.next().is_some() {
             return false;
@@ -412,18 +402,7 @@ pub fn is_main_cover(doc: &Document, id: NodeId) -> bool {
     let own = size(id);
     let mut children = doc.children(main);
     for c in children.by_ref().take(COVER_SIBLINGS) {
-        let shows = match doc.kind(c) {
-            NodeKind::Element => {
-                let tag = doc.tag(c);
-                c != id
-                    && !is_non_rendered(tag)
-                    && tag != "noscript"
-                    && doc.first_child(c).is_some()
-            }
-            NodeKind::Text => doc.text(c).bytes().any(|b| !b.is_ascii_whitespace()),
-            _ => false,
-        };
-        if !shows {
+        if c == id || !can_show(doc, c) {
             continue;
         }
         if doc.kind(c) != NodeKind::Element || !hidden_by_attributes(doc, c) {
@@ -435,6 +414,19 @@ pub fn is_main_cover(doc: &Document, id: NodeId) -> bool {
         }
     }
     children.next().is_none()
+}
+
+/// Whether a child could show anything, as the covers count siblings: an element that is
+/// rendered, not `noscript` and not empty, or a text that is not all blanks.
+fn can_show(doc: &Document, c: NodeId) -> bool {
+    match doc.kind(c) {
+        NodeKind::Element => {
+            let tag = doc.tag(c);
+            !is_non_rendered(tag) && tag != "noscript" && doc.first_child(c).is_some()
+        }
+        NodeKind::Text => doc.text(c).bytes().any(|b| !b.is_ascii_whitespace()),
+        _ => false,
+    }
 }
 
 /// Whether an element's `hidden` attribute or inline style (`display:none`,
