@@ -559,13 +559,17 @@ fn junk_and_hostile_pages_never_panic() {
     .unwrap();
     std::fs::write(
         site.join("latin1.html"),
-        b"<meta charset=iso-8859-1><p>caf\xe9 cr\xe8me</p>",
+        // Sentences of prose here and below: the test is of the decoding, and the text of a
+        // two-word page beside a learned site hangs on a refit of the content model.
+        b"<meta charset=iso-8859-1><p>The caf\xe9 cr\xe8me is served every morning in the \
+          small room of the village inn, with fresh bread and butter.</p>",
     )
     .unwrap();
     // Saved again as UTF-8 under its old declaration: read as UTF-8.
     std::fs::write(
         site.join("resaved.html"),
-        "<meta charset=iso-8859-1><p>It’s a brûlée</p>",
+        "<meta charset=iso-8859-1><p>It’s a brûlée that the cook of the village inn makes \
+         every Sunday for the guests who stay the night.</p>",
     )
     .unwrap();
     std::fs::write(site.join("empty.html"), b"").unwrap();
