@@ -724,17 +724,14 @@ pub fn train(data: &Dataset<'_>, params: &GbdtParams) -> Gbdt {
             .filter(|&r| !sampled || drawn(t, u64::from(r), params.subsample))
             .collect();
         let offered = offered_features(t, nf, params.colsample);
-        let mut in_bag = vec![false; if sampled { n } else { 0 }];
-        for &r in rows.iter().filter(|_| sampled) {
-            in_bag[r as usize] = true;
-        }
         let tree = grower.grow(rows, &offered, &grad, &hess, &mut margin);
         if sampled {
-            // The rows the tree was not grown on take its leaves too: the next tree's
-            // gradients are those of the whole ensemble.
+            // The rows the tree was not grown on take its leaves too, walked as a model
+            // walks them: the next tree's gradients are those of the whole ensemble.
+            let alone = Gbdt::new(nf, 0.0, vec![tree.clone()]);
             for (r, m) in margin.iter_mut().enumerate() {
-                if !in_bag[r] {
-                    *m += leaf_of(&tree, &data.rows[r * nf..(r + 1) * nf]);
+                if !drawn(t, r as u64, params.subsample) {
+                    *m += alone.margin(&data.rows[r * nf..(r + 1) * nf]);
                 }
             }
         }
@@ -772,34 +769,6 @@ fn offered_features(tree: usize, features: usize, rate: f64) -> Vec<bool> {
         *first = true;
     }
     offered
-}
-
-/// The leaf value `tree` gives `row`, walked as [`Gbdt::margin`] walks it (below the
-/// threshold, or missing, goes left).
-fn leaf_of(tree: &[TreeNode], row: &[f32]) -> f32 {
-    let mut k = 0usize;
-    // A tree from `grow` has children after their parent, so the walk ends within
-    // `tree.len()` steps; the bound keeps it finite whatever the nodes say.
-    for _ in 0..tree.len() {
-        match tree.get(k) {
-            Some(TreeNode::Split {
-                feature,
-                threshold,
-                left,
-                right,
-            }) => {
-                let x = row.get(*feature as usize).copied().unwrap_or(f32::NAN);
-                k = if x < *threshold || x.is_nan() {
-                    *left as usize
-                } else {
-                    *right as usize
-                };
-            }
-            Some(TreeNode::Leaf { value }) => return *value,
-            None => return 0.0,
-        }
-    }
-    0.0
 }
 
 /// What growing a tree reads.

@@ -330,8 +330,7 @@ pub fn is_hidden(doc: &Document, id: NodeId) -> bool {
                 return true;
             }
         } else if a.name == local_name!("style")
-            && (squeezed_contains(&a.value, "display:none")
-                || squeezed_contains(&a.value, "visibility:hidden"))
+            && style_hides(&a.value)
             && !is_page_cover(doc, id)
             && !is_main_cover(doc, id)
         {
@@ -433,11 +432,14 @@ fn can_show(doc: &Document, c: NodeId) -> bool {
 /// `visibility:hidden`) hides it, without [`is_hidden`]'s exceptions for covers.
 fn hidden_by_attributes(doc: &Document, id: NodeId) -> bool {
     doc.attrs(id).iter().any(|a| {
-        a.name == local_name!("hidden")
-            || (a.name == local_name!("style")
-                && (squeezed_contains(&a.value, "display:none")
-                    || squeezed_contains(&a.value, "visibility:hidden")))
+        a.name == local_name!("hidden") || (a.name == local_name!("style") && style_hides(&a.value))
     })
+}
+
+/// Whether an inline `style` value hides its element (`display:none`, `visibility:hidden`,
+/// any case and spacing).
+fn style_hides(value: &str) -> bool {
+    squeezed_contains(value, "display:none") || squeezed_contains(value, "visibility:hidden")
 }
 
 /// Whether `value`, its whitespace dropped and its ASCII letters lower-cased, contains
