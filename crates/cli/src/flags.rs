@@ -418,6 +418,11 @@ pub struct PageMethodArgs {
     /// together, on their mean or their largest probability).
     #[arg(long, value_enum)]
     pub content_decide: Option<DecideArg>,
+    /// With site evidence, the content model's probability from the page alone at or above
+    /// which a text node stays kept whatever the site's evidence says; `off`: the site's
+    /// evidence decides alone [default: 0.9].
+    #[arg(long, value_name = "P|off", value_parser = site_guard)]
+    pub site_guard: Option<SiteGuard>,
     /// The page-level classifier's options (with `--classifier pagelevel`).
     #[command(flatten)]
     pub model: ModelArgs,
@@ -443,11 +448,13 @@ impl PageMethodArgs {
         if classifier == Classifier::Pagelevel
             && (self.content_model.is_some()
                 || self.content_threshold.is_some()
+                || self.site_guard.is_some()
                 || self.favor_precision
                 || self.favor_recall)
         {
             bail!(
-                "--content-model, --content-threshold and --favor-* apply to --classifier content"
+                "--content-model, --content-threshold, --site-guard and --favor-* apply to \
+                 --classifier content"
             );
         }
         if classifier == Classifier::Content && self.model.is_set() {
@@ -475,6 +482,9 @@ impl PageMethodArgs {
                 if let Some(d) = self.content_decide {
                     method.decide = d.into();
                 }
+                if let Some(SiteGuard(bound)) = self.site_guard {
+                    method.site_guard = bound;
+                }
                 registry.register(method);
                 vec!["content", "comments"]
             }
@@ -487,6 +497,20 @@ impl PageMethodArgs {
         }
         Ok(names)
     }
+}
+
+/// `--site-guard`'s value: a bound, or none (`off`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SiteGuard(pub Option<f32>);
+
+/// `off`, or a number from 0 to 1.
+fn site_guard(s: &str) -> Result<SiteGuard, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(SiteGuard(None));
+    }
+    share(s)
+        .map(|v| SiteGuard(Some(v as f32)))
+        .map_err(|e| format!("{e}, or 'off'"))
 }
 
 /// A share: a number from 0 to 1.

@@ -620,7 +620,8 @@ fn a_closed_pipe_ends_quietly() {
 }
 
 /// The content model's knobs: favoring precision keeps no more than the default, favoring
-/// recall no less; options of one classifier are refused with the other.
+/// recall no less, the site guard changes nothing without a site; options of one classifier
+/// are refused with the other.
 #[test]
 fn favor_precision_and_recall_move_the_content_threshold() {
     let dir = tempfile::tempdir().unwrap();
@@ -655,9 +656,15 @@ fn favor_precision_and_recall_move_the_content_threshold() {
             "{line:?} not in {recall:?}"
         );
     }
+    // The site guard weighs site evidence only: without a profile it changes nothing.
+    assert_eq!(text(&["--site-guard", "off"]), text(&[]));
+    assert_eq!(text(&["--site-guard", "0.5"]), text(&[]));
     for bad in [
         vec!["--favor-precision", "--favor-recall"],
         vec!["--favor-recall", "--content-threshold", "0.3"],
+        vec!["--site-guard", "1.5"],
+        vec!["--site-guard", "sometimes"],
+        vec!["--classifier", "pagelevel", "--site-guard", "0.5"],
         vec!["--classifier", "pagelevel", "--favor-precision"],
         vec!["--classifier", "content", "--no-smooth"],
     ] {
