@@ -3,8 +3,12 @@ MEASUREMENTS.md. For each set and round, resiliparse is timed as ../shared/tools
 times a Python extractor (the extraction calls alone), and chaff as it times chaff (one
 `chaff extract` process over the pages written as files, RAYON_NUM_THREADS=1, start-up,
 reading and writing included), once with its full records and once with `--no-metadata`
-(the same text, no metadata or language worked out). The rounds alternate; the least time
-of each is kept, and the texts of both chaff runs must be the same.
+(the same text, no metadata or language worked out). Where the interpreter has chaff's
+Python package (`pip install ./python`, a maturin build of crates/python), chaff is also timed
+exactly as resiliparse is: its extraction call alone, `chaff.Extractor().extract(html, url)`
+(bytes in, the main text out: parse and extract, as issue 15's speed item words it), one call
+per page in this process. The rounds alternate; the least time of each is kept, and the texts
+of every chaff run must be the same.
 
   /tmp/anchors/bin/python crates/lab/scripts/speed.py [--sets aeb,wcxb-dev] [--rounds 3]
 """
@@ -34,16 +38,36 @@ def resiliparse_seconds(pages):
     return t
 
 
+def chaff_library(pages):
+    """(texts, seconds) of chaff's Python call over the pages, timed per call as resiliparse is;
+    None without the package. The pages go without their URLs, as `chaff extract` reads them
+    from files here, so both give the same text (a URL is one of the content model's inputs)."""
+    try:
+        import chaff
+    except ImportError:
+        return None
+    ex = chaff.Extractor()
+    texts, t = [], 0.0
+    for p in pages:
+        t0 = time.perf_counter()
+        text = ex.extract(p.html)
+        t += time.perf_counter() - t0
+        texts.append(text)
+    return texts, t
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default="aeb,wcxb-dev")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    print("| set (pages) | resiliparse ms/page | chaff ms/page | ratio | chaff --no-metadata ms/page | ratio |")
-    print("|---|---|---|---|---|---|")
+    print("| set (pages) | resiliparse ms/page | chaff ms/page | ratio | chaff --no-metadata ms/page | ratio "
+          "| chaff's call ms/page | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    library = True
     for name in a.sets.split(","):
         pages = [p for p in datasets.load(name) if p.gold is not None]
-        best = {"resiliparse": float("inf"), "chaff": float("inf"), "lean": float("inf")}
+        best = {k: float("inf") for k in ("resiliparse", "chaff", "lean", "call")}
         for _ in range(a.rounds):
             best["resiliparse"] = min(best["resiliparse"], resiliparse_seconds(pages))
             full, t_full, _ = run_anchors.run_chaff(pages)
@@ -52,10 +76,22 @@ def main():
             best["lean"] = min(best["lean"], t_lean)
             if full != lean:
                 sys.exit(f"{name}: --no-metadata changed the text of some pages")
+            called = chaff_library(pages) if library else None
+            if called is None:
+                library = False
+                continue
+            best["call"] = min(best["call"], called[1])
+            if called[0] != full:
+                sys.exit(f"{name}: chaff's Python call and `chaff extract` differ on some pages")
         ms = {k: 1000 * v / len(pages) for k, v in best.items()}
+        call = (f"{ms['call']:.2f} | {ms['call'] / ms['resiliparse']:.2f}" if library
+                else "– | –")
         print(f"| {name} ({len(pages)}) | {ms['resiliparse']:.2f} | {ms['chaff']:.2f} | "
-              f"{ms['chaff'] / ms['resiliparse']:.2f} | {ms['lean']:.2f} | {ms['lean'] / ms['resiliparse']:.2f} |",
-              flush=True)
+              f"{ms['chaff'] / ms['resiliparse']:.2f} | {ms['lean']:.2f} | {ms['lean'] / ms['resiliparse']:.2f} "
+              f"| {call} |", flush=True)
+    if not library:
+        print("chaff's call: not timed (this interpreter has no chaff package: pip install ./python)",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":
