@@ -4,8 +4,8 @@
 //! with site evidence, a page-level model that read it (the content model, whose inputs
 //! include the suffix, align, forest and subtree evidence; its vote is `informed_by` them)
 //! decides for those methods (it keeps, whatever they say, what it is sure of from the page
-//! alone: `chaff_content::SITE_GUARD`; their cuts inside text nodes apply only on a page whose text is
-//! one node, a plain-text page, where a model of whole nodes cannot separate anything: on
+//! alone: `chaff_content::SITE_GUARD`; their cuts inside text nodes apply only on a page whose
+//! text is one node, a plain-text page, where a model of whole nodes cannot separate anything: on
 //! held-out Dragnet training sites applying them everywhere lost 0.003 4-gram F1), and other
 //! site methods still remove what they remove; with site evidence
 //! and no such model, a node goes when any site method removes it (FOREST's wrapper picks

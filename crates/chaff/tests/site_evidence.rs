@@ -1,7 +1,7 @@
 //! The site methods' evidence as the content model's inputs: what each method says of a
 //! generated site's template and content, that a page without site evidence gets exactly
-//! the page-level result, that site evidence removes nothing the page alone is sure of, and
-//! that a profile read back from disk gives the same evidence.
+//! the page-level result, that the site guard touches only what the page alone is sure of,
+//! and that a profile read back from disk gives the same evidence.
 
 use chaff::corpus::{Media, Page};
 use chaff::{Extraction, Extractor, Learner, Profile, Registry, SiteChoice};
@@ -193,8 +193,12 @@ fn a_profile_written_and_read_back_gives_the_same_evidence() {
     assert_eq!(a.labels(), b.labels());
 }
 
+/// The built-in model on a learned site: every unit the page alone is sure of is kept, and the
+/// guard leaves every other unit's decision as the site's evidence made it. (On these pages
+/// the site's evidence drops none of the sure units even without the guard, so this does not
+/// see the guard raise one: `chaff_content::model`'s hand-computed test does.)
 #[test]
-fn site_evidence_removes_nothing_the_page_alone_is_sure_of() {
+fn on_a_learned_site_the_guard_touches_only_what_the_page_alone_is_sure_of() {
     use chaff_content::{ContentMethod, ContentModel, SITE_GUARD, Units};
     use chaff_core::{Method, PageInput, Verdict};
     let guarded = ContentMethod::builtin().unwrap();
@@ -242,7 +246,5 @@ fn site_evidence_removes_nothing_the_page_alone_is_sure_of() {
             }
         }
     }
-    // The rule's effect on a page is `chaff_content::model`'s hand-computed test; here, that
-    // the built-in model meets it on a learned site's 63 pages.
     assert!(sure > 500, "{sure}");
 }

@@ -5,7 +5,7 @@ times a Python extractor (the extraction calls alone), and chaff as it times cha
 reading and writing included), once with its full records and once with `--no-metadata`
 (the same text, no metadata or language worked out). Where the interpreter has chaff's
 Python package (`pip install ./python`, a maturin build of crates/python), chaff is also timed
-exactly as resiliparse is: its extraction call alone, `chaff.Extractor().extract(html, url)`
+exactly as resiliparse is: its extraction call alone, `chaff.Extractor().extract(html)`
 (bytes in, the main text out: parse and extract, as issue 15's speed item words it), one call
 per page in this process. The rounds alternate; the least time of each is kept, and the texts
 of every chaff run must be the same.
@@ -25,17 +25,27 @@ import datasets  # noqa: E402
 import run_anchors  # noqa: E402
 
 
-def resiliparse_seconds(pages):
-    fn = run_anchors.EXTRACTORS["resiliparse"]
-    t = 0.0
+def timed(call, pages):
+    """(outputs, seconds) of `call` over the pages, each call timed alone."""
+    outputs, t = [], 0.0
     for p in pages:
         t0 = time.perf_counter()
-        try:
-            fn(p.html, p.url)
-        except Exception:  # as run_anchors.py: a failing page counts its time and scores empty
-            pass
+        out = call(p)
         t += time.perf_counter() - t0
-    return t
+        outputs.append(out)
+    return outputs, t
+
+
+def resiliparse_seconds(pages):
+    fn = run_anchors.EXTRACTORS["resiliparse"]
+
+    def call(p):
+        try:
+            return fn(p.html, p.url)
+        except Exception:  # as run_anchors.py: a failing page counts its time and scores empty
+            return ""
+
+    return timed(call, pages)[1]
 
 
 def chaff_library(pages):
@@ -47,13 +57,7 @@ def chaff_library(pages):
     except ImportError:
         return None
     ex = chaff.Extractor()
-    texts, t = [], 0.0
-    for p in pages:
-        t0 = time.perf_counter()
-        text = ex.extract(p.html)
-        t += time.perf_counter() - t0
-        texts.append(text)
-    return texts, t
+    return timed(lambda p: ex.extract(p.html), pages)
 
 
 def main():
