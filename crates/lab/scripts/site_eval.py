@@ -11,6 +11,7 @@ extracts: it only lays out pages, runs the binary a user runs, and scores its ou
                                           # sites with >= 5, score the test split's pages
   options: --methods suffix,forest,suffix+forest  --mode profiles|learn  --per-site  --content-model FILE
            --others readability-lxml,trafilatura (names of run_anchors.py; the anchors venv's python)  --json OUT
+           --preds DIR (each run's texts as run_anchors.py --preds writes them, for gold_check.py)
 
 CHAFF (default target/release/chaff) names the binary; CHAFF_SHARED the shared folder.
 """
@@ -132,6 +133,7 @@ def main():
     ap.add_argument("--per-site", action="store_true")
     ap.add_argument("--others", default="")
     ap.add_argument("--json")
+    ap.add_argument("--preds", help="folder: one JSON of page id -> text per run (run_anchors.py's form)")
     ap.add_argument("--content-model", help="passed to chaff extract (default: the built-in model)")
     ap.add_argument("--train-fold", metavar="K/N",
                     help="dragnet only: the training split's sites of fold K of N (those "
@@ -171,6 +173,12 @@ def main():
         print(line)
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1))
+    if a.preds:
+        Path(a.preds).mkdir(parents=True, exist_ok=True)
+        for label, preds in rows.items():
+            name = re.sub(r"[^A-Za-z0-9+_-]", "-", label)
+            (Path(a.preds) / f"{a.dataset}.{name}.json").write_text(
+                json.dumps({i: preds.get(i, "") for i in gold}))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! `chaff-lab eval`: scores against gold text, per page, per site and over a set.
 //!
-//! Three ways in:
+//! Four ways in:
 //! * `--dataset NAME --run suffix`: the whole protocol in one command — learn a profile per
 //!   site on the set's pages and extract them, exactly as `chaff extract --learn
 //!   --site-from folder` does (`chaff::Learner::learn`, then `chaff::Extractor::extract_page`
@@ -9,7 +9,9 @@
 //! * `--dataset NAME --predictions FILE`: score predictions made elsewhere (JSON Lines with
 //!   `source` and `text`, as `chaff extract` writes them), matched to gold pages by `source`;
 //! * `--synthetic`: generated sites with known labels; reports the share of template and
-//!   content words removed.
+//!   content words removed;
+//! * `--dataset NAME --write-gold FILE`: no scoring; the pages' gold as the set's format
+//!   defines it, for checking another scorer's reading (`scripts/gold_check.py`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -93,6 +95,10 @@ pub struct EvalArgs {
     /// Keep only pages of this split (dragnet: train/test; cleaneval: dev/final).
     #[arg(long)]
     split: Option<String>,
+    /// Write the pages' gold as read here (JSON Lines, the form `--jsonl` reads) and stop:
+    /// what another scorer can check its own reading of the set against.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["predictions", "synthetic"])]
+    write_gold: Option<PathBuf>,
     /// Generated sites instead of a data set.
     #[arg(long, conflicts_with_all = ["dataset", "predictions"])]
     pub(crate) synthetic: bool,
@@ -198,6 +204,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<Status> {
             "no site of the data set has {} or more pages",
             args.min_site_pages
         );
+    }
+    if let Some(path) = &args.write_gold {
+        write_gold(path, by_site.values().flatten())?;
+        return Ok(Status::Ok);
     }
     let load = LoadOptions {
         keep_source: true,
@@ -396,6 +406,20 @@ pub(crate) fn gold_page_as_input(
         )),
         media: Media::Html,
     })
+}
+
+/// Writes gold pages as JSON Lines, atomically.
+fn write_gold<'a>(
+    path: &std::path::Path,
+    pages: impl Iterator<Item = &'a GoldPage>,
+) -> anyhow::Result<()> {
+    let mut out = Vec::new();
+    for page in pages {
+        serde_json::to_writer(&mut out, page)?;
+        out.push(b'\n');
+    }
+    chaff::corpus::atomic_write(path, &out)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn read_predictions(path: &std::path::Path) -> anyhow::Result<BTreeMap<String, String>> {
