@@ -81,6 +81,7 @@ def main():
         ref, own = score.words(p.gold), score.words(ours[p.id])
         if ref != own:
             differ.append((p.id, len(ref), len(own)))
+    differing = {d[0] for d in differ}
     print(f"{a.set}: {len(pages)} pages; the two readings' words differ on {len(differ)}")
     if a.pages:
         for pid, n_ref, n_own in differ:
@@ -98,7 +99,7 @@ def main():
         print(f"| {name} ({len(held)} pages) | {ref['f1']:.3f} ({ref['p']:.3f} / {ref['r']:.3f}) "
               f"| {own['f1']:.3f} ({own['p']:.3f} / {own['r']:.3f}) |")
         if a.sites:
-            touched = sorted({p.site for p in held if p.id in {d[0] for d in differ} and p.site})
+            touched = sorted({p.site for p in held if p.id in differing and p.site})
             for site in touched:
                 of = [p for p in held if p.site == site]
                 r = score.score([(p.gold, preds[p.id]) for p in of])["f1"]
