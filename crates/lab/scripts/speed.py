@@ -48,14 +48,16 @@ def resiliparse_seconds(pages):
     return timed(call, pages)[1]
 
 
+try:
+    import chaff
+except ImportError:  # the call alone is then not timed
+    chaff = None
+
+
 def chaff_library(pages):
-    """(texts, seconds) of chaff's Python call over the pages, timed per call as resiliparse is;
-    None without the package. The pages go without their URLs, as `chaff extract` reads them
-    from files here, so both give the same text (a URL is one of the content model's inputs)."""
-    try:
-        import chaff
-    except ImportError:
-        return None
+    """(texts, seconds) of chaff's Python call over the pages, timed per call as resiliparse is.
+    The pages go without their URLs, as `chaff extract` reads them from files here, so both give
+    the same text (a URL is one of the content model's inputs)."""
     ex = chaff.Extractor()
     return timed(lambda p: ex.extract(p.html), pages)
 
@@ -68,7 +70,7 @@ def main():
     print("| set (pages) | resiliparse ms/page | chaff ms/page | ratio | chaff --no-metadata ms/page | ratio "
           "| chaff's call ms/page | ratio |")
     print("|---|---|---|---|---|---|---|---|")
-    library = True
+    library = chaff is not None
     for name in a.sets.split(","):
         pages = [p for p in datasets.load(name) if p.gold is not None]
         best = {k: float("inf") for k in ("resiliparse", "chaff", "lean", "call")}
@@ -80,10 +82,9 @@ def main():
             best["lean"] = min(best["lean"], t_lean)
             if full != lean:
                 sys.exit(f"{name}: --no-metadata changed the text of some pages")
-            called = chaff_library(pages) if library else None
-            if called is None:
-                library = False
+            if not library:
                 continue
+            called = chaff_library(pages)
             best["call"] = min(best["call"], called[1])
             if called[0] != full:
                 sys.exit(f"{name}: chaff's Python call and `chaff extract` differ on some pages")

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use chaff::corpus::{Media, Page};
+use chaff::corpus::{JsonlWriter, Media, Page};
 use chaff::{
     Extractor, Learner, LoadOptions, LoadedPage, ProfileStore, SiteChoice, SiteFrom, load_page,
 };
@@ -408,17 +408,17 @@ pub(crate) fn gold_page_as_input(
     })
 }
 
-/// Writes gold pages as JSON Lines, atomically.
+/// Writes gold pages as JSON Lines (a line each, as every JSON Lines output of chaff's is
+/// written), atomically.
 fn write_gold<'a>(
     path: &std::path::Path,
     pages: impl Iterator<Item = &'a GoldPage>,
 ) -> anyhow::Result<()> {
-    let mut out = Vec::new();
+    let mut lines = JsonlWriter::new(Vec::new(), path.display().to_string());
     for page in pages {
-        serde_json::to_writer(&mut out, page)?;
-        out.push(b'\n');
+        lines.write(page)?;
     }
-    chaff::corpus::atomic_write(path, &out)
+    chaff::corpus::atomic_write(path, &lines.into_inner())
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
