@@ -11,6 +11,10 @@ per page in this process. The rounds alternate; the least time of each is kept, 
 of every chaff run must be the same.
 
   /tmp/anchors/bin/python crates/lab/scripts/speed.py [--sets aeb,wcxb-dev] [--rounds 3]
+
+To time what users install, build the binary as `cargo install` is told to
+(`cargo build --profile release-lto -p chaff-cli`) and name it:
+CHAFF=target/release-lto/chaff. `pip install ./python` builds the package with that profile.
 """
 import argparse
 import os
