@@ -412,15 +412,35 @@ fn stop_list(view: &TextView) -> &'static FxHashSet<&'static str> {
     let code = if plainly_english(sample) {
         "en"
     } else {
-        whatlang::detect(sample)
-            .filter(|i| i.is_reliable())
-            .and_then(|i| iso639_1(i.lang()))
-            .unwrap_or("en")
+        whatlang_code(sample)
     };
     LISTS
         .get(code)
         .or_else(|| LISTS.get("en"))
         .unwrap_or(&EMPTY)
+}
+
+/// The list whatlang's reading of `sample` picks: its language's when it calls the guess
+/// reliable, else English's.
+fn whatlang_code(sample: &str) -> &'static str {
+    whatlang::detect(sample)
+        .filter(|i| i.is_reliable())
+        .and_then(|i| iso639_1(i.lang()))
+        .unwrap_or("en")
+}
+
+/// No stop word of any list is longer (checked by a test), so longer words are not looked up.
+const STOP_WORD_MAX_BYTES: usize = 16;
+
+/// `word` in lower case: itself when it has no capitals, else lower-cased into `buf`.
+fn lowercase_in<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+    if word.chars().any(char::is_uppercase) {
+        buf.clear();
+        buf.extend(word.chars().flat_map(char::to_lowercase));
+        buf
+    } else {
+        word
+    }
 }
 
 /// Least words for [`plainly_english`] to decide.
@@ -450,13 +470,12 @@ const PLAIN_MAX_OTHER: f32 = 0.05;
 /// whatlang alone. The first bounds tried, 20% and 10%, decided 3,904 of 4,891 English
 /// pages of those sets; these decide 4,553.
 fn plainly_english(sample: &str) -> bool {
+    // Every list's words that are not English's (the languages without a list of their own
+    // hold English's, which adds none).
     static OTHER: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| {
         let english = &LISTS["en"];
-        whatlang::Lang::all()
-            .iter()
-            .filter_map(|&l| iso639_1(l))
-            .filter(|&code| code != "en")
-            .filter_map(stop_words::lookup)
+        LISTS
+            .values()
             .flatten()
             .copied()
             .filter(|w| !english.contains(w))
@@ -464,26 +483,16 @@ fn plainly_english(sample: &str) -> bool {
     });
     let english = &LISTS["en"];
     let (mut words, mut en, mut other) = (0u32, 0u32, 0u32);
-    let mut buf = [0u8; 24];
-    let mut owned = String::new();
+    let mut buf = String::new();
     for word in sample
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
     {
         words += 1;
-        let lower: &str = if word.len() > buf.len() {
-            continue; // longer than any stop word
-        } else if word.is_ascii() {
-            let b = &mut buf[..word.len()];
-            b.copy_from_slice(word.as_bytes());
-            b.make_ascii_lowercase();
-            // ASCII lowered stays ASCII.
-            std::str::from_utf8(b).unwrap_or_default()
-        } else {
-            owned.clear();
-            owned.extend(word.chars().flat_map(char::to_lowercase));
-            &owned
-        };
+        if word.len() > STOP_WORD_MAX_BYTES {
+            continue;
+        }
+        let lower = lowercase_in(word, &mut buf);
         if english.contains(lower) {
             en += 1;
         } else if OTHER.contains(lower) {
@@ -670,17 +679,10 @@ impl PageFeatures {
                 }
                 // Stop words are short: longer words are not looked up, and a word is
                 // lower-cased (into the reused buffer) only when it has capitals.
-                if w.is_empty() || w.len() > 16 {
+                if w.is_empty() || w.len() > STOP_WORD_MAX_BYTES {
                     continue;
                 }
-                let hit = if w.chars().any(char::is_uppercase) {
-                    lower.clear();
-                    lower.extend(w.chars().flat_map(char::to_lowercase));
-                    stop.contains(lower.as_str())
-                } else {
-                    stop.contains(w)
-                };
-                s.stop += u32::from(hit);
+                s.stop += u32::from(stop.contains(lowercase_in(w, &mut lower)));
             }
             if ctx[i] & IN_A != 0 {
                 s.anchor_chars = s.chars;
@@ -988,12 +990,13 @@ mod tests {
         r[NAMES.iter().position(|&n| n == name).unwrap()]
     }
 
-    /// whatlang's choice of list, as `stop_list` made it before the rule.
-    fn whatlang_code(sample: &str) -> &'static str {
-        whatlang::detect(sample)
-            .filter(|i| i.is_reliable())
-            .and_then(|i| iso639_1(i.lang()))
-            .unwrap_or("en")
+    #[test]
+    fn no_stop_word_is_longer_than_the_bound() {
+        let longest = LISTS.values().flatten().map(|w| w.len()).max();
+        assert!(
+            longest.is_some_and(|n| n <= STOP_WORD_MAX_BYTES),
+            "{longest:?}"
+        );
     }
 
     #[test]
