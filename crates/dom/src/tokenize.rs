@@ -318,6 +318,42 @@ struct Tokenizer<'a, S: SpanSink> {
     /// read off `last_start`, which names the tag just read, ahead of the text it flushes.
     last_start_drops_lf: bool,
     scratch: String,
+    names: NameCache,
+}
+
+/// Tag and attribute names read before on this page, so that a name a page repeats
+/// thousands of times (`div`, `class`, `href`) is looked up in the atom sets once:
+/// `LocalName::from` hashes with SipHash and takes a global lock for names outside the
+/// static set (`data-*`, `aria-*`), while a slot here costs a short hash and a compare.
+/// Direct-mapped: a name whose slot holds another name is interned and takes the slot.
+struct NameCache {
+    slots: Box<[Option<LocalName>; NameCache::SLOTS]>,
+}
+
+impl NameCache {
+    const SLOTS: usize = 256;
+
+    fn new() -> NameCache {
+        NameCache {
+            slots: Box::new(std::array::from_fn(|_| None)),
+        }
+    }
+
+    /// The atom of `name` (already lower-cased as the tokenizer reads names).
+    #[inline]
+    fn get(&mut self, name: &str) -> LocalName {
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, name.as_bytes());
+        let slot = &mut self.slots[(std::hash::Hasher::finish(&h) as usize) % Self::SLOTS];
+        if let Some(atom) = slot
+            && &**atom == name
+        {
+            return atom.clone();
+        }
+        let atom = LocalName::from(name);
+        *slot = Some(atom.clone());
+        atom
+    }
 }
 
 impl<'a, S: SpanSink> Tokenizer<'a, S> {
@@ -348,6 +384,7 @@ impl<'a, S: SpanSink> Tokenizer<'a, S> {
             last_was_start_tag: false,
             last_start_drops_lf: false,
             scratch: String::new(),
+            names: NameCache::new(),
         }
     }
 
@@ -729,7 +766,7 @@ impl<'a, S: SpanSink> Tokenizer<'a, S> {
         let &end_byte = b.get(i)?;
         if is_ws(end_byte) || end_byte == b'/' || end_byte == b'>' || (attr && end_byte == b'=') {
             self.pos = i;
-            return Some(LocalName::from(&self.src[start..i]));
+            return Some(self.names.get(&self.src[start..i]));
         }
         // Slow path: upper case or NUL inside the name.
         let mut name = String::with_capacity(i - start + 8);
@@ -1678,6 +1715,25 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    /// Every name comes back as its own atom, though a thousand names share 256 slots and
+    /// each is asked for twice, once after the others have taken its slot.
+    #[test]
+    fn the_name_cache_gives_each_name_its_atom() {
+        let names: Vec<String> = (0..1000)
+            .map(|i| format!("data-x{i}"))
+            .chain(["div", "class", "href", "a", "", "svg"].map(String::from))
+            .collect();
+        let mut cache = NameCache::new();
+        for _ in 0..2 {
+            for n in &names {
+                assert_eq!(cache.get(n), LocalName::from(n.as_str()), "{n}");
+            }
+        }
+        for n in names.iter().rev() {
+            assert_eq!(&*cache.get(n), n.as_str());
+        }
+    }
 
     /// Records tokens with adjacent text merged (chunking is allowed to differ), dropping
     /// parse errors. Switches to the raw states for the usual elements, like a tree builder,
