@@ -174,7 +174,7 @@ fn add_cuts(labels: &mut Labels, e: &Evidence) {
 fn decision_margin(page: &PageInput<'_>, labels: &Labels) -> f32 {
     let (mut sum, mut words) = (0.0f64, 0.0f64);
     for seg in page.view.segments() {
-        let w = page.view.text()[seg.range()].split_whitespace().count() as f64;
+        let w = chaff_dom::text::count_words(&page.view.text()[seg.range()]) as f64;
         if w == 0.0 {
             continue;
         }

@@ -76,7 +76,7 @@ fn subtree_words(doc: &Document, view: &TextView) -> Vec<usize> {
     let mut words = vec![0usize; doc.len()];
     for seg in view.segments() {
         if let Some(w) = words.get_mut(seg.node.index()) {
-            *w = view.text()[seg.range()].split_whitespace().count();
+            *w = chaff_dom::text::count_words(&view.text()[seg.range()]);
         }
     }
     for id in doc.ids().rev() {
@@ -211,7 +211,7 @@ fn is_container(tag: &str) -> bool {
 pub fn words_under(doc: &Document, view: &TextView, id: NodeId) -> usize {
     view.segments()[view.segments_under(doc, id)]
         .iter()
-        .map(|s| view.text()[s.range()].split_whitespace().count())
+        .map(|s| chaff_dom::text::count_words(&view.text()[s.range()]))
         .sum()
 }
 

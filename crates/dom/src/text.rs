@@ -202,6 +202,25 @@ pub fn is_non_rendered(tag: &str) -> bool {
     )
 }
 
+/// How many whitespace-separated words `text` has: `text.split_whitespace().count()`, for
+/// less. ASCII text (most of a page's) is counted byte by byte, each start of a run of
+/// non-blanks one word; other text as `split_whitespace` splits it. The fuser and the
+/// comment detector count every segment of every page (a test holds the two equal).
+pub fn count_words(text: &str) -> usize {
+    if !text.is_ascii() {
+        return text.split_whitespace().count();
+    }
+    let mut words = 0;
+    let mut in_word = false;
+    for &b in text.as_bytes() {
+        // `char::is_whitespace` on ASCII: tab to carriage return, and space.
+        let blank = matches!(b, b'\t'..=b'\r' | b' ');
+        words += usize::from(!blank && !in_word);
+        in_word = !blank;
+    }
+    words
+}
+
 /// Elements that start and end a line of text.
 pub fn is_block(tag: &str) -> bool {
     matches!(
@@ -767,7 +786,25 @@ mod tests {
         Ok(())
     }
 
+    #[test]
+    fn words_counted_by_hand() {
+        assert_eq!(count_words(""), 0);
+        assert_eq!(count_words(" \t\n\u{b}\u{c}\r "), 0);
+        assert_eq!(count_words("one"), 1);
+        assert_eq!(count_words(" a\u{b}b\u{c}c\rd \u{1f}e-f "), 5);
+        // A no-break space is whitespace; U+200B is not.
+        assert_eq!(count_words("été\u{a0}x\u{200b}y"), 2);
+    }
+
     proptest::proptest! {
+        /// Words are counted as `split_whitespace` splits them, ASCII or not.
+        #[test]
+        fn words_are_split_whitespaces(
+            value in "( |\t|\n|\r|\u{b}|\u{c}|\u{1f}|\u{a0}|\u{2003}|é|a|Z|9|-|\\.)*",
+        ) {
+            proptest::prop_assert_eq!(count_words(&value), value.split_whitespace().count());
+        }
+
         /// The squeezed match is the match in the string with its whitespace dropped and
         /// its ASCII letters lower-cased.
         #[test]
