@@ -202,6 +202,12 @@ pub fn is_non_rendered(tag: &str) -> bool {
     )
 }
 
+/// `char::is_whitespace` for an ASCII byte: tab to carriage return (vertical tab too, which
+/// `u8::is_ascii_whitespace` leaves out), and space.
+pub fn is_ascii_blank(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
 /// How many whitespace-separated words `text` has: `text.split_whitespace().count()`, for
 /// less. ASCII text (most of a page's) is counted byte by byte, each start of a run of
 /// non-blanks one word; other text as `split_whitespace` splits it. The fuser and the
@@ -213,8 +219,7 @@ pub fn count_words(text: &str) -> usize {
     let mut words = 0;
     let mut in_word = false;
     for &b in text.as_bytes() {
-        // `char::is_whitespace` on ASCII: tab to carriage return, and space.
-        let blank = matches!(b, b'\t'..=b'\r' | b' ');
+        let blank = is_ascii_blank(b);
         words += usize::from(!blank && !in_word);
         in_word = !blank;
     }

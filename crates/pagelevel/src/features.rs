@@ -503,12 +503,12 @@ impl WordCounts {
         stop: &FxHashSet<&'static str>,
         lower: &mut String,
     ) -> WordCounts {
-        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed, carriage
-        // return and space.
-        let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
         let mut counts = WordCounts::default();
         let mut start = 0;
-        for w in text.as_bytes().split(blank) {
+        for w in text
+            .as_bytes()
+            .split(|&b| chaff_dom::text::is_ascii_blank(b))
+        {
             let at = start;
             start += w.len() + 1;
             let Some(&head) = w.first() else { continue };
