@@ -254,7 +254,7 @@ fn build(
     let track_spans = opts.tokenizer == TokenizerKind::Fast && decoded.text.len() < NONE as usize;
     let guard = DepthGuard {
         tree_builder: TreeBuilder::new(
-            Sink::new(track_spans.then_some(text), text.len()),
+            Sink::new(track_spans.then_some(text)),
             // chaff runs no scripts, so it reads a page as a browser with scripting off
             // does: `<noscript>` content is parsed as markup (forum software and other
             // script-built pages put their whole text there for such readers).
@@ -573,16 +573,10 @@ struct Sink<'a> {
 const FRAGMENT: NodeKind = NodeKind::Document;
 
 impl<'a> Sink<'a> {
-    /// A sink for a text of `len` bytes. Its arena is sized from the length: pages have a
-    /// node for every 71 bytes at the median and every 40 at the tenth percentile
-    /// (scrapinghub-aeb), so one for every 48 leaves most pages without the copies of a
-    /// growing arena (on those pages, about 1.5% of the parse's instructions, callgrind).
-    /// At most 2^18 nodes are reserved ahead; a larger page grows its arena as before.
-    fn new(span_source: Option<&'a str>, len: usize) -> Sink<'a> {
-        let capacity = (len / 48).clamp(1024, 1 << 18);
+    fn new(span_source: Option<&'a str>) -> Sink<'a> {
         let sink = Sink {
-            nodes: RefCell::new(Vec::with_capacity(capacity)),
-            names: RefCell::new(Vec::with_capacity(capacity)),
+            nodes: RefCell::new(Vec::with_capacity(1024)),
+            names: RefCell::new(Vec::with_capacity(1024)),
             line: Cell::new(1),
             insertion_depth: Cell::new(0),
             spans: span_source.map(|src| Spans {
