@@ -479,30 +479,27 @@ struct WordCounts {
     stop: u32,
 }
 
+/// What a page's words are looked up in: the `<title>`'s words (lower-cased, 3+
+/// characters) and the page's stop words.
+struct WordLists<'a> {
+    title: &'a FxHashSet<String>,
+    stop: &'a FxHashSet<&'static str>,
+}
+
 impl WordCounts {
     /// Counts `text`'s words. A segment of ASCII (most of them) is split and tested byte by
     /// byte: the same words and the same counts as the char path, for a fraction of the
     /// decoding (a test compares the two paths on ASCII text).
-    fn of(
-        text: &str,
-        title_words: &FxHashSet<String>,
-        stop: &FxHashSet<&'static str>,
-        lower: &mut String,
-    ) -> WordCounts {
+    fn of(text: &str, lists: &WordLists<'_>, lower: &mut String) -> WordCounts {
         if text.is_ascii() {
-            Self::of_ascii(text, title_words, stop, lower)
+            Self::of_ascii(text, lists, lower)
         } else {
-            Self::of_chars(text, title_words, stop, lower)
+            Self::of_chars(text, lists, lower)
         }
     }
 
     /// [`WordCounts::of`] an ASCII `text`, byte by byte.
-    fn of_ascii(
-        text: &str,
-        title_words: &FxHashSet<String>,
-        stop: &FxHashSet<&'static str>,
-        lower: &mut String,
-    ) -> WordCounts {
+    fn of_ascii(text: &str, lists: &WordLists<'_>, lower: &mut String) -> WordCounts {
         let mut counts = WordCounts::default();
         let mut start = 0;
         for w in text
@@ -521,48 +518,37 @@ impl WordCounts {
                 (Some(a), Some(b)) => text.get(at + a..=at + b).unwrap_or(""),
                 _ => "",
             };
-            counts.add_trimmed(trimmed, title_words, stop, lower);
+            counts.add_trimmed(trimmed, lists, lower);
         }
         counts
     }
 
     /// [`WordCounts::of`] any `text`, char by char.
-    fn of_chars(
-        text: &str,
-        title_words: &FxHashSet<String>,
-        stop: &FxHashSet<&'static str>,
-        lower: &mut String,
-    ) -> WordCounts {
+    fn of_chars(text: &str, lists: &WordLists<'_>, lower: &mut String) -> WordCounts {
         let mut counts = WordCounts::default();
         for w in text.split_whitespace() {
             counts.words += u32::from(w.chars().any(char::is_alphanumeric));
             counts.caps += u32::from(w.chars().next().is_some_and(char::is_uppercase));
             counts.digit_words += u32::from(w.bytes().any(|b| b.is_ascii_digit()));
             let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-            counts.add_trimmed(w, title_words, stop, lower);
+            counts.add_trimmed(w, lists, lower);
         }
         counts
     }
 
     /// Counts a trimmed word's title and stop-word hits.
-    fn add_trimmed(
-        &mut self,
-        w: &str,
-        title_words: &FxHashSet<String>,
-        stop: &FxHashSet<&'static str>,
-        lower: &mut String,
-    ) {
+    fn add_trimmed(&mut self, w: &str, lists: &WordLists<'_>, lower: &mut String) {
         // Title words have 3+ characters, so shorter ASCII words cannot be one; ASCII
         // words are lower-cased into the reused buffer, others as `norm_word` does.
         let short = w.is_ascii() && w.len() < 3;
-        if !title_words.is_empty() && !short {
+        if !lists.title.is_empty() && !short {
             let hit = if w.is_ascii() {
                 lower.clear();
                 lower.push_str(w);
                 lower.make_ascii_lowercase();
-                title_words.contains(lower.as_str())
+                lists.title.contains(lower.as_str())
             } else {
-                title_words.contains(&w.to_lowercase())
+                lists.title.contains(&w.to_lowercase())
             };
             self.title_hits += u32::from(hit);
         }
@@ -571,7 +557,7 @@ impl WordCounts {
         if w.is_empty() || w.len() > STOP_WORD_MAX_BYTES {
             return;
         }
-        self.stop += u32::from(stop.contains(lowercase_in(w, lower)));
+        self.stop += u32::from(lists.stop.contains(lowercase_in(w, lower)));
     }
 }
 
@@ -697,6 +683,10 @@ impl PageFeatures {
             .map(norm_word)
             .filter(|w| w.chars().count() >= 3)
             .collect();
+        let lists = WordLists {
+            title: &title_words,
+            stop,
+        };
 
         // Top-down flags: bit per ancestor context, and inherited class hits.
         const IN_NAV: u16 = 1;
@@ -782,7 +772,7 @@ impl PageFeatures {
                 + u32::from(text.ends_with(['.', '!', '?']));
             // As before, a node's last segment sets its words, capitals and title words,
             // while digit words and stop words add up over its segments.
-            let counts = WordCounts::of(text, &title_words, stop, &mut lower);
+            let counts = WordCounts::of(text, &lists, &mut lower);
             (s.words, s.caps, s.title_hits) = (counts.words, counts.caps, counts.title_hits);
             s.digit_words += counts.digit_words;
             s.stop += counts.stop;
@@ -1372,11 +1362,11 @@ mod tests {
         ) {
             let mut title_words: FxHashSet<String> = title.into_iter().collect();
             title_words.insert("the".into());
-            let stop = &LISTS["en"];
+            let lists = WordLists { title: &title_words, stop: &LISTS["en"] };
             let mut lower = String::new();
             proptest::prop_assert_eq!(
-                WordCounts::of_ascii(&text, &title_words, stop, &mut lower),
-                WordCounts::of_chars(&text, &title_words, stop, &mut lower)
+                WordCounts::of_ascii(&text, &lists, &mut lower),
+                WordCounts::of_chars(&text, &lists, &mut lower)
             );
         }
     }
@@ -1385,8 +1375,13 @@ mod tests {
     fn word_counts_by_hand() {
         let title_words: FxHashSet<String> = ["budget".to_string()].into_iter().collect();
         let mut lower = String::new();
-        let counts =
-            |t: &str, lower: &mut String| WordCounts::of(t, &title_words, &LISTS["en"], lower);
+        let counts = |t: &str, lower: &mut String| {
+            let lists = WordLists {
+                title: &title_words,
+                stop: &LISTS["en"],
+            };
+            WordCounts::of(t, &lists, lower)
+        };
         // "The", "(2024)", "Budget:", "--", "of", "it": six words, five with a letter or
         // digit; "The" and "Budget:" capitalised; one with a digit; one title word; "The",
         // "of", "it" stop words.
