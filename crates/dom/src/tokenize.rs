@@ -342,9 +342,9 @@ impl NameCache {
     /// The atom of `name` (already lower-cased as the tokenizer reads names).
     #[inline]
     fn get(&mut self, name: &str) -> LocalName {
-        let mut h = rustc_hash::FxHasher::default();
-        std::hash::Hasher::write(&mut h, name.as_bytes());
-        let slot = &mut self.slots[(std::hash::Hasher::finish(&h) as usize) % Self::SLOTS];
+        use std::hash::BuildHasher;
+        let hash = rustc_hash::FxBuildHasher.hash_one(name);
+        let slot = &mut self.slots[hash as usize % Self::SLOTS];
         if let Some(atom) = slot
             && &**atom == name
         {

@@ -509,11 +509,11 @@ impl WordCounts {
             let at = start;
             start += w.len() + 1;
             let Some(&head) = w.first() else { continue };
-            counts.words += u32::from(w.iter().any(u8::is_ascii_alphanumeric));
-            counts.caps += u32::from(head.is_ascii_uppercase());
-            counts.digit_words += u32::from(w.iter().any(u8::is_ascii_digit));
             let first = w.iter().position(u8::is_ascii_alphanumeric);
             let last = w.iter().rposition(u8::is_ascii_alphanumeric);
+            counts.words += u32::from(first.is_some());
+            counts.caps += u32::from(head.is_ascii_uppercase());
+            counts.digit_words += u32::from(w.iter().any(u8::is_ascii_digit));
             let trimmed = match (first, last) {
                 (Some(a), Some(b)) => text.get(at + a..=at + b).unwrap_or(""),
                 _ => "",
@@ -536,28 +536,28 @@ impl WordCounts {
         counts
     }
 
-    /// Counts a trimmed word's title and stop-word hits.
+    /// Counts a trimmed word's title and stop-word hits. An ASCII word is lower-cased once
+    /// for both lookups (into the reused buffer, and only when it has capitals); another is
+    /// lower-cased for the title as `norm_word` does and for the stop list char by char.
     fn add_trimmed(&mut self, w: &str, lists: &WordLists<'_>, lower: &mut String) {
-        // Title words have 3+ characters, so shorter ASCII words cannot be one; ASCII
-        // words are lower-cased into the reused buffer, others as `norm_word` does.
-        let short = w.is_ascii() && w.len() < 3;
-        if !lists.title.is_empty() && !short {
-            let hit = if w.is_ascii() {
-                lower.clear();
-                lower.push_str(w);
-                lower.make_ascii_lowercase();
-                lists.title.contains(lower.as_str())
-            } else {
-                lists.title.contains(&w.to_lowercase())
-            };
-            self.title_hits += u32::from(hit);
-        }
-        // Stop words are short: longer words are not looked up, and a word is
-        // lower-cased (into the reused buffer) only when it has capitals.
-        if w.is_empty() || w.len() > STOP_WORD_MAX_BYTES {
+        let ascii = w.is_ascii();
+        // Title words have 3+ characters, so shorter ASCII words cannot be one; stop words
+        // are short, so longer words are not looked up.
+        let short = ascii && w.len() < 3;
+        let may_be_title = !lists.title.is_empty() && !short;
+        let may_be_stop = !w.is_empty() && w.len() <= STOP_WORD_MAX_BYTES;
+        if ascii && (may_be_title || may_be_stop) {
+            let folded = lowercase_in(w, lower);
+            self.title_hits += u32::from(may_be_title && lists.title.contains(folded));
+            self.stop += u32::from(may_be_stop && lists.stop.contains(folded));
             return;
         }
-        self.stop += u32::from(lists.stop.contains(lowercase_in(w, lower)));
+        if may_be_title {
+            self.title_hits += u32::from(lists.title.contains(&w.to_lowercase()));
+        }
+        if may_be_stop {
+            self.stop += u32::from(lists.stop.contains(lowercase_in(w, lower)));
+        }
     }
 }
 
