@@ -14,6 +14,9 @@
 
 use std::sync::OnceLock;
 
+#[cfg(target_arch = "x86_64")]
+mod wide;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -196,6 +199,9 @@ struct Complete {
     splits: Vec<CompleteSplit>,
     /// `2^depth` leaf values per tree, tree after tree.
     leaves: Vec<f32>,
+    /// The splits laid out for the sixteen-row walk, where the trees are shallow enough.
+    #[cfg(target_arch = "x86_64")]
+    wide: Option<wide::Levels>,
 }
 
 /// A split of the complete form: rows with `x[feature] >= threshold` go right.
@@ -261,12 +267,20 @@ impl Complete {
                 }
             }
         }
-        Some(Complete {
+        #[allow(unused_mut)]
+        let mut complete = Complete {
             depth,
             features,
             splits,
             leaves,
-        })
+            #[cfg(target_arch = "x86_64")]
+            wide: None,
+        };
+        #[cfg(target_arch = "x86_64")]
+        {
+            complete.wide = wide::Levels::of(&complete);
+        }
+        Some(complete)
     }
 
     /// As [`Gbdt::predict_rows`] over one block of at most [`LANES`] rows: the log-odds of
@@ -504,6 +518,13 @@ impl Gbdt {
             depths,
             complete,
         } = self.flat();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(complete) = complete
+            && let Some(levels) = &complete.wide
+            && wide::predict_rows(complete, levels, self.base, rows, width, out)
+        {
+            return;
+        }
         let rows: Vec<&[f32]> = rows.chunks_exact(width).collect();
         if let Some(complete) = complete {
             for block in rows.chunks(LANES) {
@@ -1427,5 +1448,69 @@ mod tests {
                 want.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
             );
         }
+
+        /// The sixteen-row AVX-512 walk gives the scalar complete walk's probabilities, bit
+        /// for bit: trees one to six levels deep, blocks of sixteen and a short last one,
+        /// missing values, rows wider than the trees' features.
+        #[cfg(target_arch = "x86_64")]
+        #[test]
+        fn the_wide_walk_is_the_scalar_walk(
+            seeds in proptest::collection::vec(any::<u64>(), 1..40),
+            cells in proptest::collection::vec(
+                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                0..400,
+            ),
+            features in 1u32..7,
+            extra in 0usize..3,
+            depth in 1usize..=6,
+        ) {
+            if !wide::available() {
+                eprintln!("skipped: this machine has no AVX-512F, so the wide walk never runs");
+                return Ok(());
+            }
+            let trees = seeds.iter().map(|&s| random_tree(s, features, depth)).collect();
+            let m = Gbdt::new(features as usize, 0.25, trees);
+            prop_assert!(m.check().is_ok());
+            let complete = m.flat().complete.as_ref().expect("shallow trees grow out");
+            // Trees of lone leaves have no split to walk, and no wide form.
+            prop_assert_eq!(complete.wide.is_some(), complete.depth > 0);
+            let Some(levels) = complete.wide.as_ref() else { return Ok(()) };
+            let width = features as usize + extra;
+            let mut wide_out = Vec::new();
+            prop_assert!(wide::predict_rows(complete, levels, m.base, &cells, width, &mut wide_out));
+            let mut scalar = Vec::new();
+            for block in cells.chunks_exact(width).collect::<Vec<_>>().chunks(LANES) {
+                let sums = complete.block_margins(m.base, block).expect("rows wide enough");
+                scalar.extend(sums[..block.len()].iter().map(|&s| sigmoid(s)));
+            }
+            prop_assert_eq!(wide_out.len(), cells.len() / width);
+            prop_assert_eq!(
+                wide_out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                scalar.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    /// Trees deeper than the wide walk's six levels keep the scalar walk.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn seven_levels_have_no_wide_form() {
+        let mut tree = Vec::new();
+        for k in 0..7u32 {
+            // Split k at index 2k, its right leaf at 2k + 1, the next split at 2k + 2.
+            tree.push(TreeNode::Split {
+                feature: k % 3,
+                threshold: 0.5,
+                left: 2 * k + 2,
+                right: 2 * k + 1,
+            });
+            tree.push(TreeNode::Leaf { value: k as f32 });
+        }
+        tree.push(TreeNode::Leaf { value: 7.0 });
+        let m = Gbdt::new(3, 0.0, vec![tree]);
+        assert!(m.check().is_ok());
+        let complete = m.flat().complete.as_ref().expect("seven levels grow out");
+        assert_eq!(complete.depth, 7);
+        assert!(complete.wide.is_none());
     }
 }
