@@ -101,7 +101,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
     };
     if let Some(html) = doc.find_tag("html")
         && let Some(lang) = doc
-            .attr(html, "lang")
+            .attr_atom(html, &local_name!("lang"))
             .or_else(|| doc.attr(html, "xml:lang"))
     {
         c.add("language", Source::Html, lang);
@@ -119,7 +119,7 @@ pub(crate) fn read(doc: &Document, c: &mut Candidates) -> Found {
         let is_link = *tag == local_name!("a");
         if *tag == local_name!("script") {
             if doc
-                .attr(id, "type")
+                .attr_atom(id, &local_name!("type"))
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
             {
                 found.ld_json.push(id);
@@ -243,21 +243,21 @@ fn read_meta(
     written_by: &mut Option<String>,
 ) {
     let Some(content) = doc
-        .attr(id, "content")
+        .attr_atom(id, &local_name!("content"))
         .map(str::trim)
         .filter(|s| !s.is_empty())
     else {
         if doc
-            .attr(id, "http-equiv")
+            .attr_atom(id, &local_name!("http-equiv"))
             .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
-            && let Some(l) = doc.attr(id, "content")
+            && let Some(l) = doc.attr_atom(id, &local_name!("content"))
         {
             c.add("language", Source::Meta, l);
         }
         return;
     };
     if doc
-        .attr(id, "http-equiv")
+        .attr_atom(id, &local_name!("http-equiv"))
         .is_some_and(|h| h.eq_ignore_ascii_case("content-language"))
     {
         c.add("language", Source::Meta, content);
@@ -296,11 +296,11 @@ fn read_meta(
 /// name is returned, a byline like the others ([`page_bylines`]).
 fn read_link(doc: &Document, id: NodeId, c: &mut Candidates) -> Option<String> {
     // Most links have no `rel`; they are passed over without lower-casing anything.
-    let rel = doc.attr(id, "rel")?;
+    let rel = doc.attr_atom(id, &local_name!("rel"))?;
     let rel = rel.to_ascii_lowercase();
     let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
     let href = doc
-        .attr(id, "href")
+        .attr_atom(id, &local_name!("href"))
         .map(str::trim)
         .filter(|h| !h.is_empty());
     if doc.is_tag(id, "link")
@@ -331,11 +331,11 @@ fn read_link(doc: &Document, id: NodeId, c: &mut Candidates) -> Option<String> {
 /// from 5.9% to 6.7% (6.9% with the times in links and sidebars).
 fn read_time(doc: &Document, id: NodeId, c: &mut Candidates, seen: bool) -> bool {
     let value = doc
-        .attr(id, "datetime")
+        .attr_atom(id, &local_name!("datetime"))
         .map(str::to_string)
         .unwrap_or_else(|| doc.subtree_text(id));
     match doc
-        .attr(id, "itemprop")
+        .attr_atom(id, &local_name!("itemprop"))
         .map(str::to_ascii_lowercase)
         .as_deref()
     {
@@ -350,7 +350,7 @@ fn read_time(doc: &Document, id: NodeId, c: &mut Candidates, seen: bool) -> bool
         !doc.ancestors(id)
             .any(|a| doc.is_element(a) && matches!(doc.tag(a), "a" | "nav" | "aside" | "footer"))
     };
-    let stated = doc.attr(id, "datetime").is_some()
+    let stated = doc.attr_atom(id, &local_name!("datetime")).is_some()
         && (in_article || doc.attr(id, "pubdate").is_some() || outside_template());
     if !seen && stated {
         c.add("published", Source::Html, &value);
@@ -386,12 +386,12 @@ fn read_itemprop(
     }
     if props.contains(&"author") || props.contains(&"creator") {
         let named = doc.descendants(id).find(|&d| {
-            doc.attr(d, "itemprop")
+            doc.attr_atom(d, &local_name!("itemprop"))
                 .is_some_and(|p| p.eq_ignore_ascii_case("name"))
         });
         let name = match named {
             Some(n) => doc
-                .attr(n, "content")
+                .attr_atom(n, &local_name!("content"))
                 .map(str::to_string)
                 .unwrap_or_else(|| doc.subtree_text(n)),
             None => doc.subtree_text(id),
@@ -413,7 +413,10 @@ fn read_itemprop(
         } else {
             "modified"
         };
-        if let Some(v) = doc.attr(id, "content").or_else(|| doc.attr(id, "datetime")) {
+        if let Some(v) = doc
+            .attr_atom(id, &local_name!("content"))
+            .or_else(|| doc.attr_atom(id, &local_name!("datetime")))
+        {
             c.add(field, Source::Microdata, v);
         }
     }
@@ -424,7 +427,7 @@ fn read_itemprop(
 fn owning_item(doc: &Document, id: NodeId) -> Option<NodeId> {
     doc.ancestors(id)
         .take(64)
-        .find(|&a| doc.attr(a, "itemscope").is_some())
+        .find(|&a| doc.attr_atom(a, &local_name!("itemscope")).is_some())
 }
 
 /// A byline's author: a link to an author page (`/author/...`), or an element whose class or
@@ -435,7 +438,10 @@ fn byline(
     is_link: bool,
     classes: &mut ClassMemo<bool>,
 ) -> Option<String> {
-    let author_link = is_link && doc.attr(id, "href").is_some_and(links_to_an_author_page);
+    let author_link = is_link
+        && doc
+            .attr_atom(id, &local_name!("href"))
+            .is_some_and(links_to_an_author_page);
     let marked = author_link
         || classes.get(doc, id, names_a_byline)
         // Found by its interned name: this runs on every element of every page.
@@ -864,7 +870,7 @@ fn names_a_membership(t: &str) -> bool {
 
 fn is_member_link(doc: &Document, id: NodeId) -> bool {
     doc.is_tag(id, "a")
-        && doc.attr(id, "href").is_some_and(|h| {
+        && doc.attr_atom(id, &local_name!("href")).is_some_and(|h| {
             h.contains("mode=viewprofile")
                 || [
                     "/members/",
@@ -880,12 +886,13 @@ fn is_member_link(doc: &Document, id: NodeId) -> bool {
 }
 
 fn marks_a_poster(doc: &Document, id: NodeId) -> bool {
-    doc.attr(id, "class").is_some_and(|class| {
-        class.split_ascii_whitespace().any(|c| {
-            let c = c.to_ascii_lowercase();
-            c.contains("username") || c.contains("poster") || c.contains("post-author")
+    doc.attr_atom(id, &local_name!("class"))
+        .is_some_and(|class| {
+            class.split_ascii_whitespace().any(|c| {
+                let c = c.to_ascii_lowercase();
+                c.contains("username") || c.contains("poster") || c.contains("post-author")
+            })
         })
-    })
 }
 
 /// A byline written near the headline the page shows, where no markup names an author:
@@ -1307,7 +1314,10 @@ fn in_a_link_elsewhere(doc: &Document, id: NodeId) -> bool {
         .take(3)
         .find(|&a| doc.is_tag(a, "a"))
         .is_some_and(|a| {
-            let href = doc.attr(a, "href").unwrap_or("").to_ascii_lowercase();
+            let href = doc
+                .attr_atom(a, &local_name!("href"))
+                .unwrap_or("")
+                .to_ascii_lowercase();
             !PEOPLE.iter().any(|p| href.contains(p))
         })
 }
