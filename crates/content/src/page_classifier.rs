@@ -1085,19 +1085,29 @@ fn is_blank(c: u8) -> bool {
     (c == b' ') | ((c.wrapping_sub(b'\t') < 5) & (c != 0x0B))
 }
 
+/// Whether `x` and `y` are, in any case, the first two letters of a month's name (`ja`,
+/// `fe`, `ma`, `ap`, `au`, `ju`, `se`, `oc`, `no`, `de`), by byte comparisons without a
+/// branch: compared as arrays, the pairs
+/// kept [`month_words`]' pass from being done many bytes at once (callgrind over 200
+/// wcxb-dev pages: the metadata's and Markdown's instructions 1.2% fewer).
+fn opens_month(x: u8, y: u8) -> bool {
+    let (x, y) = (x | 0x20, y | 0x20);
+    ((x == b'j') & ((y == b'a') | (y == b'u')))
+        | ((x == b'f') & (y == b'e'))
+        | ((x == b'm') & (y == b'a'))
+        | ((x == b'a') & ((y == b'p') | (y == b'u')))
+        | ((x == b's') & (y == b'e'))
+        | ((x == b'o') & (y == b'c'))
+        | ((x == b'n') & (y == b'o'))
+        | ((x == b'd') & (y == b'e'))
+}
+
 /// Words of `b` that start with a month's name. A branch-free pass flags, 64 bytes at a
 /// time, each blank followed by the first two letters of a month (`ja`, `fe`, `ma`, ...,
 /// any case); only the few flagged places are looked up. Splitting the text into words to
 /// look each one up took two and a half times as long, and so did an automaton over the
 /// months' first three letters.
 fn month_words(b: &[u8]) -> usize {
-    const PAIRS: [[u8; 2]; 10] = [
-        *b"ja", *b"fe", *b"ma", *b"ap", *b"au", *b"ju", *b"se", *b"oc", *b"no", *b"de",
-    ];
-    let opens = |x: u8, y: u8| {
-        let pair = [x | 0x20, y | 0x20];
-        PAIRS.iter().fold(false, |any, p| any | (*p == pair))
-    };
     let mut n = usize::from(starts_with_month(b));
     if b.len() < 3 {
         return n;
@@ -1112,7 +1122,7 @@ fn month_words(b: &[u8]) -> usize {
         .enumerate()
     {
         for (f, ((&x, &y), &z)) in flags.iter_mut().zip(x.iter().zip(y).zip(z)) {
-            *f = u8::from(is_blank(x) & opens(y, z));
+            *f = u8::from(is_blank(x) & opens_month(y, z));
         }
         flags[x.len()..].fill(0);
         for_each_flag(&flags, |k| {
@@ -1836,6 +1846,19 @@ mod tests {
         );
         // All on one page: the longest run and the groups over every parent.
         assert_eq!(counts(&format!("{cards}{items}{cards}")), (6, 2));
+    }
+
+    #[test]
+    fn a_month_opens_with_one_of_the_pairs_in_any_case() {
+        const MONTH_PAIRS: [[u8; 2]; 10] = [
+            *b"ja", *b"fe", *b"ma", *b"ap", *b"au", *b"ju", *b"se", *b"oc", *b"no", *b"de",
+        ];
+        for x in 0..=255u8 {
+            for y in 0..=255u8 {
+                let listed = MONTH_PAIRS.contains(&[x | 0x20, y | 0x20]);
+                assert_eq!(opens_month(x, y), listed, "{x:#x} {y:#x}");
+            }
+        }
     }
 
     #[test]
