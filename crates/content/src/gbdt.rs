@@ -267,20 +267,14 @@ impl Complete {
                 }
             }
         }
-        #[allow(unused_mut)]
-        let mut complete = Complete {
+        Some(Complete {
             depth,
             features,
+            #[cfg(target_arch = "x86_64")]
+            wide: wide::Levels::of(depth, &splits),
             splits,
             leaves,
-            #[cfg(target_arch = "x86_64")]
-            wide: None,
-        };
-        #[cfg(target_arch = "x86_64")]
-        {
-            complete.wide = wide::Levels::of(&complete);
-        }
-        Some(complete)
+        })
     }
 
     /// As [`Gbdt::predict_rows`] over one block of at most [`LANES`] rows: the log-odds of
@@ -1389,13 +1383,18 @@ mod tests {
 
     use proptest::prelude::*;
 
+    /// A row's value for the property tests: tenths from -6 to 6, or missing.
+    fn cell() -> impl Strategy<Value = f32> {
+        prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)]
+    }
+
     proptest! {
         /// Trees walked side by side sum to the walk one tree at a time, bit for bit.
         #[test]
         fn trees_side_by_side_sum_as_one_at_a_time(
             seeds in proptest::collection::vec(any::<u64>(), 1..30),
             row in proptest::collection::vec(
-                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                cell(),
                 0..6,
             ),
         ) {
@@ -1411,7 +1410,7 @@ mod tests {
         fn a_full_row_sums_as_one_tree_at_a_time(
             seeds in proptest::collection::vec(any::<u64>(), 0..30),
             row in proptest::collection::vec(
-                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                cell(),
                 6,
             ),
             depth in 0usize..6,
@@ -1430,7 +1429,7 @@ mod tests {
         fn side_by_side_is_row_by_row(
             seeds in proptest::collection::vec(any::<u64>(), 1..12),
             cells in proptest::collection::vec(
-                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                cell(),
                 0..200,
             ),
             width in 1usize..6,
@@ -1460,7 +1459,7 @@ mod tests {
         fn the_wide_walk_is_the_scalar_walk(
             seeds in proptest::collection::vec(any::<u64>(), 1..40),
             cells in proptest::collection::vec(
-                prop_oneof![(-60i32..60).prop_map(|v| v as f32 / 10.0), Just(f32::NAN)],
+                cell(),
                 0..400,
             ),
             features in 1u32..7,

@@ -1518,8 +1518,7 @@ fn escape_md(s: &str, line_mark: Option<usize>, in_cell: bool, out: &mut String)
     while i < b.len() {
         if i >= scanned {
             scanned = i + SKIP_BLOCK;
-            if let Some(block) = b.get(i..scanned)
-                && let Ok(block) = <&[u8; SKIP_BLOCK]>::try_from(block)
+            if let Some(block) = b[i..].first_chunk::<SKIP_BLOCK>()
                 && !(i..scanned).contains(&mark)
                 && block
                     .iter()

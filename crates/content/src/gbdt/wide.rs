@@ -21,7 +21,7 @@ use std::arch::x86_64::{
     _mm512_set1_ps, _mm512_setzero_si512, _mm512_storeu_ps,
 };
 
-use super::{Complete, sigmoid};
+use super::{Complete, CompleteSplit, sigmoid};
 
 /// Rows walked at once: the lanes of a 512-bit vector of `f32`.
 const WIDE: usize = 16;
@@ -35,7 +35,7 @@ const GROUP: usize = 8;
 
 /// Deepest trees this walk takes: the splits of level 5 (32 of them) are the most two
 /// vectors of sixteen can hold.
-pub(super) const MAX_DEPTH: usize = 6;
+const MAX_DEPTH: usize = 6;
 
 /// The complete trees' splits as two arrays (features, thresholds) instead of pairs, so
 /// that sixteen consecutive splits load as one vector each; both padded past the last
@@ -47,17 +47,18 @@ pub(super) struct Levels {
 }
 
 impl Levels {
-    /// The wide form of `complete`, or `None` when its trees are deeper than [`MAX_DEPTH`]
-    /// or shallower than one split (a forest of lone leaves).
-    pub(super) fn of(complete: &Complete) -> Option<Levels> {
-        if complete.depth == 0 || complete.depth > MAX_DEPTH {
+    /// The wide form of the complete trees `depth` deep whose splits are `splits`, or
+    /// `None` when they are deeper than [`MAX_DEPTH`] or shallower than one split (a forest
+    /// of lone leaves).
+    pub(super) fn of(depth: usize, splits: &[CompleteSplit]) -> Option<Levels> {
+        if depth == 0 || depth > MAX_DEPTH {
             return None;
         }
-        let features = (complete.splits.iter())
+        let features = (splits.iter())
             .map(|s| i32::try_from(s.feature).ok())
             .chain(std::iter::repeat_n(Some(0), 2 * WIDE))
             .collect::<Option<Vec<i32>>>()?;
-        let thresholds = (complete.splits.iter())
+        let thresholds = (splits.iter())
             .map(|s| s.threshold)
             .chain(std::iter::repeat_n(0.0, 2 * WIDE))
             .collect();
@@ -110,7 +111,7 @@ pub(super) fn predict_rows(
 /// # Safety
 /// AVX-512F must be present; `block` must hold at least one whole row of `width`, with
 /// `width >= complete.features` and `16 * width` within `i32`; `levels` must be
-/// `Levels::of(complete)`.
+/// `Levels::of(complete.depth, &complete.splits)`.
 #[target_feature(enable = "avx512f")]
 unsafe fn margins(
     complete: &Complete,
