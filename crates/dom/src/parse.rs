@@ -1554,6 +1554,7 @@ impl Sink<'_> {
         let mend = mend && misread(&bnodes, &names);
         let mut reparented = 0usize;
         let mut classes = ClassNumbers::default();
+        let mut base_href = None;
 
         // Stack of (build id, final parent id, depth), children pushed in reverse.
         let mut stack: Vec<(u32, u32, u32)> = vec![(0, NO_PARENT, 0)];
@@ -1571,9 +1572,19 @@ impl Sink<'_> {
                         value: Box::from(&*a.value),
                     }));
                     class = classes.number(&attrs, start as usize);
+                    let ns = ElementNs::from_namespace(&qn.ns);
+                    if base_href.is_none()
+                        && qn.local == local_name!("base")
+                        && ns == ElementNs::Html
+                    {
+                        base_href = attrs[start as usize..]
+                            .iter()
+                            .position(|a| a.name == local_name!("href"))
+                            .map(|k| start + k as u32);
+                    }
                     (
                         NodeKind::Element,
-                        ElementNs::from_namespace(&qn.ns),
+                        ns,
                         qn.local.clone(),
                         (start, attrs.len() as u32),
                     )
@@ -1670,6 +1681,7 @@ impl Sink<'_> {
             nodes,
             attrs,
             class_attrs: classes.attrs,
+            base_href,
             text,
             encoding: encoding_rs::UTF_8,
             encoding_source: encoding::EncodingSource::ValidUtf8,
@@ -2036,5 +2048,48 @@ mod tests {
         assert_eq!(base("<p>x", Some("not a url")), None);
         // <base target> alone names no base.
         assert_eq!(base("<base target=_blank>", page).as_deref(), page);
+    }
+
+    /// The first HTML `<base>` with an `href`, looked for node by node as a reader would.
+    fn first_base_href_by_walking(doc: &Document) -> Option<&str> {
+        doc.ids()
+            .filter(|&id| doc.is_tag(id, "base") && doc.namespace(id) == ElementNs::Html)
+            .find_map(|id| doc.attr(id, "href"))
+            .map(str::trim)
+    }
+
+    #[test]
+    fn the_base_noted_when_building_is_the_first_found_by_walking() {
+        for html in [
+            "<base target=_top><p>x</p><base href='/b/'><base href='/c/'>",
+            "<svg><base href='/svg/'></base></svg><base href=' /html/ '>",
+            "<body><div><base href='/in-body/'></div>",
+            "<template><base href='/t/'></template><base href='/after/'>",
+            "<p>no base at all",
+            "<base>",
+        ] {
+            let doc = parse(html.as_bytes()).unwrap();
+            assert_eq!(doc.base_href(), first_base_href_by_walking(&doc), "{html}");
+        }
+        let doc = parse(b"<svg><base href='/svg/'></base></svg><base href=' /html/ '>").unwrap();
+        assert_eq!(doc.base_href(), Some("/html/"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_base_noted_on_random_markup_is_the_walk_s(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "<base href='/a/'>", "<base target=x>", "<base href=''>", "<svg>",
+                    "</svg>", "<base href=/b/>", "<template>", "</template>", "<p>t",
+                    "<math><base href=/m/>", "</math>", "<table><base href=/tb/>", "<div>",
+                ]),
+                0..10,
+            )
+        ) {
+            let html = parts.concat();
+            let doc = parse(html.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(doc.base_href(), first_base_href_by_walking(&doc));
+        }
     }
 }

@@ -842,11 +842,13 @@ fn after_first_h1(doc: &Document) -> usize {
 /// word holds a letter or a digit: the bars between a byline's parts ("Aaron Ricadela |
 /// Senior Writer | July 2, 2025") are not words.
 fn short_date(t: &str, max_words: usize) -> Option<String> {
-    let words = t
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .count();
-    let dated = t.bytes().any(|b| b.is_ascii_digit()) && words <= max_words;
+    // Most texts asked have no digit: that is looked for first, and their words are not
+    // counted.
+    let dated = t.bytes().any(|b| b.is_ascii_digit())
+        && t.split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .count()
+            <= max_words;
     if !dated {
         return None;
     }
