@@ -239,7 +239,7 @@ impl Candidates {
 /// Collapses whitespace and trims; decodes character references, which many sites leave
 /// (or double) in JSON-LD and `<meta>` values (`&#8211;`, `&amp;#39;`).
 fn clean(s: &str) -> String {
-    let mut s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = single_spaced(s);
     for _ in 0..2 {
         if !(s.contains('&') && s.contains(';')) {
             break;
@@ -247,6 +247,45 @@ fn clean(s: &str) -> String {
         s = decode_references(&s);
     }
     mended(s)
+}
+
+/// `s` with its runs of whitespace (as `char::is_whitespace` has it) made single spaces and
+/// its ends trimmed: `s.split_whitespace().collect::<Vec<_>>().join(" ")`, which it was,
+/// without the list and the second copy, and an ASCII value (nearly all) read byte by byte,
+/// not character by character. Every value the markup gives passes here: over 200 wcxb-dev
+/// pages [`clean`] took 10.7 M instructions with the list and join, 6.7 M without.
+fn single_spaced(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    if s.is_ascii() {
+        // ASCII's whitespace by `char::is_whitespace`: the five `u8::is_ascii_whitespace`
+        // names, and the vertical tab.
+        let blank = |b: u8| b.is_ascii_whitespace() || b == 0x0B;
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if blank(b[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && !blank(b[i]) {
+                i += 1;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            // ASCII throughout, so every index is a character boundary.
+            out.push_str(s.get(start..i).unwrap_or_default());
+        }
+    } else {
+        for word in s.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    out
 }
 
 /// `s`, or `s` read again as UTF-8 when it holds a C1 control ([`chaff_dom::mojibake::mend`]):

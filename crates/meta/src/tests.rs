@@ -1029,7 +1029,27 @@ fn a_title_key_folds_case_quotes_dashes_and_blanks() {
     assert_eq!(title::title_key(""), "");
 }
 
+#[test]
+fn single_spacing_trims_and_collapses_every_kind_of_whitespace() {
+    assert_eq!(single_spaced("  a \t\n b\x0B\x0Cc\r "), "a b c");
+    assert_eq!(single_spaced("\u{a0}Ça\u{2003} va "), "Ça va");
+    assert_eq!(single_spaced(" \t "), "");
+    assert_eq!(single_spaced(""), "");
+    // A control that is no whitespace stays.
+    assert_eq!(single_spaced("a\x1Fb"), "a\x1Fb");
+}
+
 proptest::proptest! {
+    #[test]
+    fn single_spacing_is_splitting_and_joining(
+        s in "[ \t\n\r\x0B\x0C\x1C\x1FaZ9.-]{0,40}|[ \t\n\r\x0B\x0C\x1C\x1F\u{85}\u{a0}\u{2003}\u{3000}aZ9.é-]{0,40}"
+    ) {
+        proptest::prop_assert_eq!(
+            single_spaced(&s),
+            s.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+    }
+
     #[test]
     fn a_title_key_is_made_as_in_steps(
         s in "[ \t\n\u{a0}\u{2003}aZ9.!|\u{2018}\u{2019}\u{201c}\u{2014}\u{2212}\u{130}\u{c9}ß-]{0,40}"
