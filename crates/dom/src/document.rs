@@ -256,6 +256,7 @@ impl Document {
     }
 
     /// The element's attributes in source order; empty for other nodes.
+    #[inline]
     pub fn attrs(&self, id: NodeId) -> &[Attr] {
         let n = &self.data.nodes[id.index()];
         if n.kind == NodeKind::Element {
