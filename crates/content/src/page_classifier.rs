@@ -1088,10 +1088,17 @@ fn in_word(c: u8) -> bool {
 /// and comparing it as a slice cost a hundred-odd instructions a candidate, 2% of the
 /// metadata's and Markdown's time.
 fn pronoun_at(rest: &[u8]) -> Option<usize> {
-    let mut head = [b' '; 5];
-    for (h, &c) in head.iter_mut().zip(rest) {
-        *h = c;
-    }
+    // Five bytes at once where the text has them (a copy of a fixed size, not a call).
+    let head = match rest.first_chunk::<5>() {
+        Some(five) => *five,
+        None => {
+            let mut head = [b' '; 5];
+            for (h, &c) in head.iter_mut().zip(rest) {
+                *h = c;
+            }
+            head
+        }
+    };
     let len = head.iter().position(|&c| !in_word(c)).unwrap_or(head.len());
     if !(1..=4).contains(&len) {
         return None;
