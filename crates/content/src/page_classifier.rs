@@ -108,7 +108,8 @@
 //! and 88.60%.
 //!
 //! The first table's later rows trade a little accuracy for time. The walk is kept cheap
-//! too (each distinct `class` value scanned once, runs of siblings compared by numbers,
+//! too (each distinct `class` value scanned once by stepping the words' automaton
+//! byte by byte, runs of siblings compared by numbers,
 //! children counted at their parent, tags compared as atoms, months and pronouns looked up
 //! only where a word starts with one of their first letters, words counted in byte lanes).
 //! Its share of the metadata's time is in MEASUREMENTS.md's cost row (`chaff-lab bench output`,
