@@ -1106,24 +1106,16 @@ fn pronoun_at(rest: &[u8]) -> Option<usize> {
     }
     let word = (u32::from_le_bytes([head[0], head[1], head[2], head[3]]) | 0x2020_2020)
         & (u32::MAX >> (8 * (4 - len)));
-    const fn key(w: &[u8]) -> u32 {
-        let mut k = [0u8; 4];
-        let mut i = 0;
-        while i < w.len() {
-            k[i] = w[i];
-            i += 1;
-        }
-        u32::from_le_bytes(k)
-    }
-    const WE: u32 = key(b"we");
-    const OUR: u32 = key(b"our");
-    const OURS: u32 = key(b"ours");
-    const US: u32 = key(b"us");
-    const YOU: u32 = key(b"you");
-    const YOUR: u32 = key(b"your");
-    const I: u32 = key(b"i");
-    const MY: u32 = key(b"my");
-    const ME: u32 = key(b"me");
+    // Each pronoun as the number its bytes make, zeros after them.
+    const WE: u32 = u32::from_le_bytes(*b"we\0\0");
+    const OUR: u32 = u32::from_le_bytes(*b"our\0");
+    const OURS: u32 = u32::from_le_bytes(*b"ours");
+    const US: u32 = u32::from_le_bytes(*b"us\0\0");
+    const YOU: u32 = u32::from_le_bytes(*b"you\0");
+    const YOUR: u32 = u32::from_le_bytes(*b"your");
+    const I: u32 = u32::from_le_bytes(*b"i\0\0\0");
+    const MY: u32 = u32::from_le_bytes(*b"my\0\0");
+    const ME: u32 = u32::from_le_bytes(*b"me\0\0");
     match word {
         WE | OUR | OURS | US => Some(0),
         YOU | YOUR => Some(1),
