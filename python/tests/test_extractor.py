@@ -136,7 +136,9 @@ def test_extract_many_yields_a_finished_page_before_a_slow_input_fills_the_windo
 def test_extraction_releases_the_gil(site_pages):
     """A Python thread keeps running while extract_many waits for its pages."""
     ex = chaff.Extractor()
-    pages = site_pages * 4
+    # Enough pages that the wait lasts many switch intervals: at four copies the pages took
+    # 17 ms once extraction got faster, under the 20 ms this test needs to tell the two apart.
+    pages = site_pages * 16
     ticks = [0]
     stop = threading.Event()
 
